@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Env } from './env.schema';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
+
+/** True when `host` is a loopback name or address (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Typed, validated server configuration (the only way services read settings).
+ * Built from {@link Env} once per container.
+ * @throws {Error} At construction, when a non-loopback host is asked for without allowRemote.
+ */
+@Injectable()
+export class A2aConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Base URL advertised in the card, without a trailing slash. */
+  readonly publicUrl: string;
+  readonly allowRemote: boolean;
+  readonly taskStorePath: string | null;
+  readonly legacyV03: boolean;
+  readonly cardCacheMaxAgeS: number;
+  readonly maxBodyBytes: number;
+  readonly shortlistEnabled: boolean;
+  readonly logLevel: Env['SUPERQODE_A2A_LOG_LEVEL'];
+
+  constructor(config: ConfigService) {
+    const env = (key: keyof Env) => config.get(key) as never;
+    this.host = env('SUPERQODE_A2A_HOST');
+    this.port = env('SUPERQODE_A2A_PORT');
+    this.allowRemote = env('SUPERQODE_A2A_ALLOW_REMOTE');
+    if (!this.allowRemote && !isLoopbackHost(this.host)) {
+      throw new Error(
+        `Refusing to bind ${this.host}: it is not a loopback address. ` +
+          'Pass --allow-remote (SUPERQODE_A2A_ALLOW_REMOTE=true) to serve beyond this machine.',
+      );
+    }
+    const fallbackHost = this.host.includes(':') && !this.host.startsWith('[') ? `[${this.host}]` : this.host;
+    const url: string | undefined = env('SUPERQODE_A2A_PUBLIC_URL');
+    this.publicUrl = (url ?? `http://${fallbackHost}:${this.port}`).trim().replace(/\/+$/, '');
+    this.taskStorePath = env('SUPERQODE_A2A_TASK_STORE_ENABLED')
+      ? env('SUPERQODE_A2A_TASK_STORE_PATH')
+      : null;
+    this.legacyV03 = env('SUPERQODE_A2A_LEGACY_V03');
+    this.cardCacheMaxAgeS = env('SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S');
+    this.maxBodyBytes = env('SUPERQODE_A2A_MAX_BODY_BYTES');
+    this.shortlistEnabled = env('SUPERQODE_A2A_SHORTLIST_ENABLED');
+    this.logLevel = env('SUPERQODE_A2A_LOG_LEVEL');
+  }
+}

@@ -29,7 +29,7 @@ export class A2aConfig {
   readonly logLevel: Env['SUPERQODE_A2A_LOG_LEVEL'];
 
   constructor(config: ConfigService) {
-    const env = (key: keyof Env) => config.get(key) as never;
+    const env = <K extends keyof Env>(key: K): Env[K] => config.get(key) as Env[K];
     this.host = env('SUPERQODE_A2A_HOST');
     this.port = env('SUPERQODE_A2A_PORT');
     this.allowRemote = env('SUPERQODE_A2A_ALLOW_REMOTE');
@@ -40,7 +40,7 @@ export class A2aConfig {
       );
     }
     const fallbackHost = this.host.includes(':') && !this.host.startsWith('[') ? `[${this.host}]` : this.host;
-    const url: string | undefined = env('SUPERQODE_A2A_PUBLIC_URL');
+    const url = env('SUPERQODE_A2A_PUBLIC_URL');
     this.publicUrl = (url ?? `http://${fallbackHost}:${this.port}`).trim().replace(/\/+$/, '');
     this.taskStorePath = env('SUPERQODE_A2A_TASK_STORE_ENABLED')
       ? env('SUPERQODE_A2A_TASK_STORE_PATH')

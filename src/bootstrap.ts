@@ -1,0 +1,70 @@
+import { ConsoleLogger, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { A2aConfig } from './config/a2a.config';
+import { Env, RawEnv } from './config/env.schema';
+import { loadEnv } from './config/load-env';
+import type { A2aFallbackExceptionFilter } from './modules/transport/a2a-fallback-exception.filter';
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/**
+ * The Fastify adapter for a configuration: body limit (bytes) and, at debug level, Fastify's
+ * request log (pino JSON) with `Authorization` and cookies redacted.
+ */
+export function adapterFor(env: Env): FastifyAdapter {
+  const level = env.SUPERQODE_A2A_LOG_LEVEL;
+  return new FastifyAdapter({
+    bodyLimit: env.SUPERQODE_A2A_MAX_BODY_BYTES,
+    logger:
+      level === 'debug' || level === 'verbose'
+        ? { level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] }
+        : false,
+  });
+}
+
+/** Nest's logger as one JSON object per line, at the configured level and above. */
+export function loggerFor(env: Env): ConsoleLogger {
+  const level = env.SUPERQODE_A2A_LOG_LEVEL;
+  return new ConsoleLogger({ json: true, logLevels: LEVELS.slice(0, LEVELS.indexOf(level) + 1) });
+}
+
+/**
+ * Wires what must be set on the Fastify instance itself (shared by production and tests):
+ * raw-string body parsing for every media type (controllers parse, so bad JSON and wrong media
+ * types get A2A errors) and shutdown hooks. Failures before a controller runs (413, unknown
+ * route) reach Nest's global filter, {@link A2aFallbackExceptionFilter}. Call before `init()`/`listen()`.
+ */
+export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.enableShutdownHooks();
+  return app;
+}
+
+/**
+ * Creates the server application (not listening yet).
+ * @param overrides - Settings that win over the environment.
+ * @throws {Error} Invalid configuration or refused bind (before anything listens).
+ */
+export async function createApp(overrides: RawEnv = {}): Promise<NestFastifyApplication> {
+  const env = loadEnv(overrides);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(overrides), adapterFor(env), {
+    bodyParser: false,
+    logger: loggerFor(env),
+  });
+  return configureApp(app);
+}
+
+/**
+ * Creates the app and listens on the configured host and port.
+ * @returns The app and the base URL it listens on.
+ */
+export async function startServer(overrides: RawEnv = {}): Promise<{ app: NestFastifyApplication; url: string }> {
+  const app = await createApp(overrides);
+  const config = app.get(A2aConfig);
+  await app.listen(config.port, config.host);
+  return { app, url: config.publicUrl };
+}

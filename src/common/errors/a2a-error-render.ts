@@ -1,0 +1,121 @@
+import { HttpException, Logger } from '@nestjs/common';
+import {
+  A2AError,
+  A2A_ERROR_CODE,
+  ContentTypeNotSupportedError,
+  HTTP_STATUS,
+  TaskNotCancelableError,
+  restStatusFor,
+  toJsonRpcError,
+  toRestErrorBody,
+} from '@a2a-js/sdk/errors';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+
+/** JSON-RPC 2.0 error object (`error` member of a response envelope). */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error rendered for one binding: HTTP status plus body. */
+export interface RenderedError<B> {
+  status: number;
+  body: B;
+  /** Extra response headers (e.g. `Retry-After`, `WWW-Authenticate`). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A rejection raised below the A2A layer that keeps its HTTP meaning on every binding:
+ * Fastify body errors (`statusCode` + `FST_ERR_*` code) and Nest `HttpException`s from
+ * guards and the throttler (401/403/429).
+ */
+interface TransportRejection {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+const GENERIC_INTERNAL = 'Internal error.';
+const logger = new Logger('A2aErrors');
+
+function transportRejection(err: unknown): TransportRejection | undefined {
+  if (err instanceof HttpException) {
+    const res = err.getResponse();
+    const message =
+      typeof res === 'string' ? res : String((res as { message?: unknown }).message ?? err.message);
+    const headers = (err as { headers?: Record<string, string> }).headers;
+    return { status: err.getStatus(), message, headers };
+  }
+  const e = err as { statusCode?: unknown; code?: unknown; message?: unknown };
+  if (typeof e?.statusCode === 'number' && typeof e.code === 'string' && e.code.startsWith('FST_')) {
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return { status: 413, message: 'Request body exceeds the configured size limit.' };
+    }
+    if (e.statusCode >= 400 && e.statusCode < 500) return { status: e.statusCode, message: String(e.message) };
+  }
+  return undefined;
+}
+
+/** A2A errors pass through; anything else is logged once with its stack and becomes generic. */
+function semantic(err: unknown): A2AError | Error {
+  if (err instanceof A2AError) return err;
+  logger.error(`Unexpected failure: ${(err as Error)?.message}`, (err as Error)?.stack);
+  return new Error(GENERIC_INTERNAL);
+}
+
+/**
+ * Renders any error for the JSON-RPC binding. A2A errors: HTTP 200 with the SDK's code
+ * (`toJsonRpcError`, or the 0.3 mapper); internal errors: HTTP 500, -32603, no details;
+ * transport rejections keep their HTTP status with an `-32600` envelope.
+ * @see A2A specification §9.4 JSON-RPC error codes; docs/style.md §5.
+ */
+export function renderJsonRpcError(err: unknown, legacy: boolean): RenderedError<JsonRpcErrorObject> {
+  const rejection = transportRejection(err);
+  if (rejection) {
+    return {
+      status: rejection.status,
+      body: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: rejection.message },
+      headers: rejection.headers,
+    };
+  }
+  const e = semantic(err);
+  const body = (
+    legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(e) : toJsonRpcError(e)
+  ) as JsonRpcErrorObject;
+  return { status: body.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, body };
+}
+
+/**
+ * Renders any error for the HTTP+JSON binding as a `google.rpc.Status` body.
+ * Status from the SDK's `restStatusFor`, with two spec-driven overrides:
+ * TaskNotCancelable → 409 (A2A §5.4 / §11.6 table) and ContentTypeNotSupported → 415 (RFC 9110 §15.5.16).
+ */
+export function renderRestError(err: unknown): RenderedError<unknown> {
+  const rejection = transportRejection(err);
+  if (rejection) {
+    const body = toRestErrorBody(new Error(rejection.message), rejection.status) as {
+      error: { status: string };
+    };
+    body.error.status = GOOGLE_STATUS[rejection.status] ?? body.error.status;
+    return { status: rejection.status, body, headers: rejection.headers };
+  }
+  const e = semantic(err);
+  let status = restStatusFor(e);
+  if (e instanceof TaskNotCancelableError) status = HTTP_STATUS.CONFLICT;
+  if (e instanceof ContentTypeNotSupportedError) status = 415;
+  return { status, body: toRestErrorBody(e, status) };
+}
+
+/** google.rpc.Code names for the transport statuses we emit (google/rpc/code.proto HTTP mapping). */
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  405: 'UNIMPLEMENTED',
+  413: 'INVALID_ARGUMENT',
+  415: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+};

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { SkillsModule } from '../skills/skills.module';
+import { RuntimeModule } from '../../common/runtime/runtime.module';
+import { AgentCardController } from './agent-card.controller';
+import { AgentCardService } from './agent-card.service';
+
+/** Discovery: builds the Agent Card once and serves it at the well-known paths. */
+@Module({
+  imports: [SkillsModule, RuntimeModule],
+  controllers: [AgentCardController],
+  providers: [AgentCardService],
+  exports: [AgentCardService],
+})
+export class AgentCardModule {}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { AgentCard } from '@a2a-js/sdk';
+import type { AgentInterface } from '@a2a-js/sdk';
+import { A2aConfig } from '../../config/a2a.config';
+import { Clock } from '../../common/runtime/clock';
+import { SkillRouter } from '../skills/skill-router.service';
+import {
+  AGENT_CARD_VERSION,
+  BINDING_HTTP_JSON,
+  BINDING_JSONRPC,
+  ICON_PATH,
+  PROTOCOL_V03,
+  PROTOCOL_V1,
+} from './agent-card.constants';
+
+/** One serialised card variant: exact bytes and their strong validator. */
+export interface CardVariant {
+  /** UTF-8 JSON document. */
+  readonly body: string;
+  /** Strong ETag: quoted first 32 hex chars of SHA-256 over `body`. */
+  readonly etag: string;
+}
+
+/**
+ * Builds this deployment's Agent Card once per process and serves its two variants.
+ * - strict: the A2A 1.0 card (proto-JSON of `AgentCard`), for requests with `A2A-Version: 1.0`;
+ * - dual: the same document plus the 0.3 fields `url`, `preferredTransport`, `protocolVersion`
+ *   for requests without the header (0.3 clients, A2A §3.6.2).
+ * Interfaces are advertised in the order JSON-RPC 1.0, JSON-RPC 0.3 (when served), HTTP+JSON 1.0,
+ * all at the public base URL.
+ * @see A2A specification §4.4.1 AgentCard, §8.2 discovery; SDK `toCompatAgentCard` for 0.3 fields.
+ */
+@Injectable()
+export class AgentCardService {
+  private readonly agentCard: AgentCard;
+  private readonly strictVariant: CardVariant;
+  private readonly dualVariant: CardVariant;
+  /** When the bytes were built, truncated to whole seconds (HTTP-date precision). */
+  readonly lastModified: Date;
+
+  constructor(
+    private readonly config: A2aConfig,
+    skills: SkillRouter,
+    clock: Clock,
+  ) {
+    this.lastModified = new Date(Math.floor(clock.now().getTime() / 1000) * 1000);
+    this.agentCard = this.build(skills);
+    const strict = AgentCard.toJSON(this.agentCard) as Record<string, unknown>;
+    this.strictVariant = variant(strict);
+    this.dualVariant = config.legacyV03 ? variant(withLegacyFields(strict, config.publicUrl)) : this.strictVariant;
+  }
+
+  /** The card as the SDK's `AgentCard` object (for `DefaultRequestHandler`). */
+  card(): AgentCard {
+    return this.agentCard;
+  }
+
+  /**
+   * The variant for a request.
+   * @param requestedVersion - The request's A2A-Version (normalised major.minor) or undefined.
+   */
+  variantFor(requestedVersion: string | undefined): CardVariant {
+    return requestedVersion !== undefined && requestedVersion !== PROTOCOL_V03
+      ? this.strictVariant
+      : this.dualVariant;
+  }
+
+  private build(skills: SkillRouter): AgentCard {
+    const url = this.config.publicUrl;
+    const iface = (protocolBinding: string, protocolVersion: string): AgentInterface => ({
+      url,
+      protocolBinding,
+      protocolVersion,
+      tenant: '',
+    });
+    const supportedInterfaces = [iface(BINDING_JSONRPC, PROTOCOL_V1)];
+    if (this.config.legacyV03) supportedInterfaces.push(iface(BINDING_JSONRPC, PROTOCOL_V03));
+    supportedInterfaces.push(iface(BINDING_HTTP_JSON, PROTOCOL_V1));
+    return {
+      name: 'SuperQode',
+      description:
+        'SuperQode as an A2A agent: recommends coding-agent harnesses from the SuperQode Hub ' +
+        'catalogue and runs SuperQode harnesses.',
+      supportedInterfaces,
+      provider: { organization: 'Superagentic AI', url: 'https://github.com/SuperagenticAI/superqode' },
+      version: AGENT_CARD_VERSION,
+      documentationUrl: 'https://docs.superqode.dev/',
+      iconUrl: `${url}${ICON_PATH}`,
+      capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+      securitySchemes: {},
+      securityRequirements: [],
+      defaultInputModes: ['text/plain', 'application/json'],
+      defaultOutputModes: ['text/plain', 'application/json'],
+      skills: skills.served().map((s) => s.card()),
+      signatures: [],
+    };
+  }
+}
+
+function variant(doc: Record<string, unknown>): CardVariant {
+  const body = JSON.stringify(doc);
+  const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
+  return { body, etag };
+}
+
+/** Adds the A2A 0.3 top-level fields; every 1.0 field stays as it is. */
+function withLegacyFields(strict: Record<string, unknown>, url: string): Record<string, unknown> {
+  return {
+    ...strict,
+    url,
+    preferredTransport: BINDING_JSONRPC,
+    protocolVersion: PROTOCOL_V03,
+  };
+}

@@ -1,0 +1,50 @@
+import { Controller, Get } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { A2aConfig } from '../../config/a2a.config';
+import { Public } from '../../common/decorators/public.decorator';
+import { AgentCardService } from '../agent-card/agent-card.service';
+import { TASKS_CONNECTION } from '../tasks/tasks.constants';
+import { PACKAGE_VERSION } from './package-version';
+
+/** `/health` body. */
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  version: string;
+  agentCardVersion: string;
+  interfaces: { protocolBinding: string; protocolVersion: string; url: string }[];
+  skills: string[];
+  taskStore: { durable: boolean; reachable: boolean };
+}
+
+/**
+ * Liveness and configuration summary, GET and HEAD, never authenticated nor throttled.
+ * `status` is `degraded` (still HTTP 200) when the task store does not answer `SELECT 1`.
+ */
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly config: A2aConfig,
+    private readonly cards: AgentCardService,
+    @InjectDataSource(TASKS_CONNECTION) private readonly tasksDb: DataSource,
+  ) {}
+
+  @Get()
+  async health(): Promise<HealthReport> {
+    const card = this.cards.card();
+    const reachable = await this.tasksDb.query('SELECT 1').then(() => true, () => false);
+    return {
+      status: reachable ? 'ok' : 'degraded',
+      version: PACKAGE_VERSION,
+      agentCardVersion: card.version,
+      interfaces: card.supportedInterfaces.map(({ protocolBinding, protocolVersion, url }) => ({
+        protocolBinding,
+        protocolVersion,
+        url,
+      })),
+      skills: card.skills.map((s) => s.id),
+      taskStore: { durable: this.config.taskStorePath !== null, reachable },
+    };
+  }
+}

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { TaskState } from '@a2a-js/sdk';
+import type { AgentSkill } from '@a2a-js/sdk';
+import { AgentEvent } from '@a2a-js/sdk/server';
+import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { A2aConfig } from '../../config/a2a.config';
+import { Clock, IdGenerator } from '../../common/runtime/clock';
+import { A2aSkill } from '../skills/a2a-skill';
+import {
+  agentMessage,
+  artifact,
+  dataPart,
+  messageText,
+  statusUpdate,
+  textPart,
+} from '../skills/message-parts';
+import { ShortlistService } from './shortlist.service';
+
+/** Skill id advertised in the card and accepted in `superqodeSkill` metadata. */
+export const SHORTLIST_SKILL_ID = 'harness-shortlist';
+
+const PHRASES = [
+  /\bwhich (coding )?harness(es)?\b/i,
+  /\brecommend (me )?(a |some )?(coding )?(harness|harnesses|agent|agents)\b/i,
+  /\bshortlist\b/i,
+  /\b(best|right) (coding )?(harness|agent) for\b/i,
+  /\bcompare (coding )?(harnesses|agents)\b/i,
+];
+
+/**
+ * `harness-shortlist`: answers "which coding harness fits me" from the shipped Hub catalogue.
+ * Reply: one artifact `shortlist` with a text part (human-readable) and a data part (structured
+ * entries); the completed status message carries camelCase metadata `superqodeSkill`,
+ * `superqodeShortlist` (ranked ids) and `superqodeUnderstood` (false: keyword parser).
+ */
+@Injectable()
+export class ShortlistSkill extends A2aSkill {
+  readonly id = SHORTLIST_SKILL_ID;
+
+  constructor(
+    private readonly shortlist: ShortlistService,
+    private readonly config: A2aConfig,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {
+    super();
+  }
+
+  isServed(): boolean {
+    return this.config.shortlistEnabled;
+  }
+
+  matchesText(text: string): boolean {
+    return PHRASES.some((re) => re.test(text));
+  }
+
+  card(): AgentSkill {
+    return {
+      id: SHORTLIST_SKILL_ID,
+      name: 'Harness shortlist',
+      description:
+        'Recommends coding-agent harnesses from the SuperQode Hub catalogue for stated needs ' +
+        '(open source, licence, local models, editor, ACP, policies). A catalogue shortlist, not a measurement.',
+      tags: ['coding-agents', 'harness', 'recommendation', 'catalogue'],
+      examples: [
+        'Which harness should I use for an open source project with local models?',
+        'Recommend an ACP agent that works in Zed',
+        'Shortlist MIT-licensed coding agents for Python',
+      ],
+      inputModes: ['text/plain'],
+      outputModes: ['text/plain', 'application/json'],
+      securityRequirements: [],
+    };
+  }
+
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId } = context;
+    const answer = this.shortlist.answer(messageText(context.userMessage));
+    const data = {
+      entries: answer.entries,
+      supplied: answer.supplied,
+      constraints: answer.constraints,
+      notes: answer.notes,
+      catalogueVersion: answer.catalogueVersion,
+    };
+    bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId,
+        contextId,
+        artifact: artifact({
+          artifactId: this.ids.next(),
+          name: 'shortlist',
+          parts: [textPart(answer.text), dataPart(data)],
+        }),
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    );
+    const summary = `Shortlist of ${answer.entries.length} harness(es) from the Hub catalogue.`;
+    const message = agentMessage({
+      messageId: this.ids.next(),
+      contextId,
+      taskId,
+      parts: [textPart(summary)],
+      metadata: {
+        superqodeSkill: SHORTLIST_SKILL_ID,
+        superqodeShortlist: answer.entries.map((e) => e.id),
+        superqodeUnderstood: false,
+      },
+    });
+    const state = TaskState.TASK_STATE_COMPLETED;
+    bus.publish(
+      AgentEvent.statusUpdate(
+        statusUpdate({ taskId, contextId, state, timestamp: this.clock.isoNow(), message }),
+      ),
+    );
+  }
+
+  /** The shortlist answers synchronously; nothing to stop, the router publishes CANCELED. */
+  async cancel(): Promise<boolean> {
+    return false;
+  }
+}

@@ -1,0 +1,85 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { TaskState } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
+import { AgentEvent } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { Clock, IdGenerator } from '../../common/runtime/clock';
+import { A2aSkill } from './a2a-skill';
+import { SkillRouter } from './skill-router.service';
+import { agentMessage, statusUpdate, textPart } from './message-parts';
+
+/**
+ * The SDK `AgentExecutor`: publishes the Task, routes the turn to one {@link A2aSkill}
+ * and turns any unexpected skill failure into a TASK_STATE_FAILED update with a generic
+ * message (details go to the log only), so no task is left in WORKING.
+ * @see A2A specification §3.1.1 SendMessage, §3.1.5 CancelTask; SDK `AgentExecutor`.
+ */
+@Injectable()
+export class SkillRouterExecutor implements AgentExecutor {
+  private readonly logger = new Logger(SkillRouterExecutor.name);
+  /** taskId → skill currently running it (bounded by in-flight tasks). */
+  private readonly running = new Map<string, { skill: A2aSkill; contextId: string }>();
+
+  constructor(
+    private readonly router: SkillRouter,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /** Runs one turn; never rejects (failures become a FAILED status update). */
+  execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId } = context;
+    if (!context.task) bus.publish(AgentEvent.task(this.newTask(context)));
+    let skill: A2aSkill;
+    try {
+      skill = this.router.resolve(context.request, context.userMessage);
+    } catch (err) {
+      this.fail(bus, taskId, contextId, err instanceof Error ? err.message : 'No skill matched.');
+      return;
+    }
+    this.running.set(taskId, { skill, contextId });
+    try {
+      await skill.execute(context, bus);
+    } catch (err) {
+      this.logger.error(`Skill ${skill.id} failed on task ${taskId}`, (err as Error)?.stack);
+      this.fail(bus, taskId, contextId, 'The skill failed unexpectedly; the task was not completed.');
+    } finally {
+      this.running.delete(taskId);
+      bus.finished();
+    }
+  };
+
+  /** Cancels a running turn; publishes TASK_STATE_CANCELED when the skill does not. */
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const run = this.running.get(taskId);
+    if (run && (await run.skill.cancel(taskId, bus))) return;
+    const update = statusUpdate({
+      taskId,
+      contextId: run?.contextId ?? '',
+      state: TaskState.TASK_STATE_CANCELED,
+      timestamp: this.clock.isoNow(),
+    });
+    bus.publish(AgentEvent.statusUpdate(update));
+    if (!run) bus.finished();
+  };
+
+  private newTask(context: RequestContext): Task {
+    return {
+      id: context.taskId,
+      contextId: context.contextId,
+      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: this.clock.isoNow() },
+      artifacts: [],
+      history: [context.userMessage],
+      metadata: {},
+    };
+  }
+
+  private fail(bus: ExecutionEventBus, taskId: string, contextId: string, text: string): void {
+    const message = agentMessage({ messageId: this.ids.next(), contextId, taskId, parts: [textPart(text)] });
+    bus.publish(
+      AgentEvent.statusUpdate(
+        statusUpdate({ taskId, contextId, state: TaskState.TASK_STATE_FAILED, timestamp: this.clock.isoNow(), message }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Message, SendMessageRequest } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { A2aSkill } from './a2a-skill';
+import { A2A_SKILLS, SKILL_METADATA_KEY, SKILL_METADATA_KEY_ALIAS } from './skills.constants';
+import { messageText } from './message-parts';
+
+/**
+ * Chooses the skill that answers one turn.
+ * Order: an explicit skill id in request metadata, then in message metadata
+ * (`superqodeSkill`, alias `superqode_skill`); else the first served skill whose narrow phrase
+ * match accepts the text; else the last served skill (the catch-all).
+ */
+@Injectable()
+export class SkillRouter {
+  constructor(@Inject(A2A_SKILLS) private readonly skills: A2aSkill[]) {}
+
+  /** Skills this deployment serves, in card order. */
+  served(): A2aSkill[] {
+    return this.skills.filter((s) => s.isServed());
+  }
+
+  /**
+   * Resolves the skill for a SendMessage request.
+   * @throws {RequestMalformedError} The request names a skill id this deployment does not serve
+   *   (the message lists the served ids), or no skill is served at all.
+   */
+  resolve(request: Pick<SendMessageRequest, 'metadata'>, message: Message | undefined): A2aSkill {
+    const served = this.served();
+    if (served.length === 0) throw new RequestMalformedError('This agent serves no skill.');
+    const explicit =
+      explicitSkillId(request.metadata) ?? explicitSkillId(message?.metadata ?? undefined);
+    if (explicit !== undefined) {
+      const skill = served.find((s) => s.id === explicit);
+      if (!skill) {
+        throw new RequestMalformedError(
+          `Unknown skill '${explicit}'. This agent serves: ${served.map((s) => s.id).join(', ')}.`,
+        );
+      }
+      return skill;
+    }
+    if (served.length === 1) return served[0];
+    const text = message ? messageText(message) : '';
+    return served.find((s) => s.matchesText(text)) ?? served[served.length - 1];
+  }
+}
+
+function explicitSkillId(metadata: Record<string, unknown> | undefined): string | undefined {
+  if (!metadata) return undefined;
+  const value = metadata[SKILL_METADATA_KEY] ?? metadata[SKILL_METADATA_KEY_ALIAS];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new RequestMalformedError(`${SKILL_METADATA_KEY} must be a non-empty string.`);
+  }
+  return value.trim();
+}

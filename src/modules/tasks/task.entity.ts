@@ -1,0 +1,142 @@
+import { Task, taskStateToJSON } from '@a2a-js/sdk';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { TASKS_TABLE } from './tasks.constants';
+
+/** Payload format of the JSON columns (proto-JSON of A2A 1.0, as the SDK's DatabaseTaskStore). */
+export const TASK_PAYLOAD_FORMAT = '1.0';
+
+/** Who a row belongs to: `tenant = ctx.tenant ?? ''`, `owner = ownerResolver(ctx)`. */
+export interface TaskScope {
+  tenant: string;
+  owner: string;
+}
+
+/**
+ * One stored A2A task, scoped to a tenant and an owner (table `a2a_tasks`).
+ * Key and filter fields are real columns; the rest is proto-JSON text from `Task.toJSON`.
+ * Created by migration `CreateA2aTasks1733000000000`, never by `synchronize`.
+ * @see SDK `@a2a-js/sdk/server/database` `tasks` table, which this layout mirrors.
+ */
+@Entity(TASKS_TABLE)
+@Index('IDX_a2a_tasks_scope_ts', ['tenant', 'owner', 'statusTimestampMs', 'id'])
+@Index('IDX_a2a_tasks_context_ts', ['tenant', 'owner', 'contextId', 'statusTimestampMs', 'id'])
+@Index('IDX_a2a_tasks_state_ts', ['tenant', 'owner', 'statusState', 'statusTimestampMs', 'id'])
+export class TaskEntity {
+  /** `ServerCallContext.tenant`, `''` when none. */
+  @PrimaryColumn({ type: 'text' })
+  tenant: string;
+
+  /** Owner from the store's `OwnerResolver` (default `user.userName || 'unknown'`). */
+  @PrimaryColumn({ type: 'text' })
+  owner: string;
+
+  /** Task id. */
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  /** Context id chosen by the client or the server; no length cap. */
+  @Column({ name: 'context_id', type: 'text' })
+  contextId: string;
+
+  /** Proto enum name (`TASK_STATE_COMPLETED`); null when the task has no status. */
+  @Column({ name: 'status_state', type: 'text', nullable: true })
+  statusState: string | null;
+
+  /** `status.timestamp` in epoch ms; 0 when absent or unparsable. */
+  @Column({ name: 'status_timestamp_ms', type: 'integer' })
+  statusTimestampMs: number;
+
+  /** Proto-JSON `TaskStatus`, or null. */
+  @Column({ type: 'text', nullable: true })
+  status: string | null;
+
+  /** Proto-JSON `Artifact[]`, or null when empty. */
+  @Column({ type: 'text', nullable: true })
+  artifacts: string | null;
+
+  /** Proto-JSON `Message[]`, or null when empty. */
+  @Column({ type: 'text', nullable: true })
+  history: string | null;
+
+  /** Task metadata as JSON, or null. */
+  @Column({ type: 'text', nullable: true })
+  metadata: string | null;
+
+  /** Payload format of the JSON columns ({@link TASK_PAYLOAD_FORMAT}). */
+  @Column({ name: 'protocol_version', type: 'text' })
+  protocolVersion: string;
+
+  /** First save of this row, epoch ms (bookkeeping only, never returned to clients). */
+  @Column({ name: 'created_at_ms', type: 'integer' })
+  createdAtMs: number;
+
+  /** Latest save of this row, epoch ms (bookkeeping only, never returned to clients). */
+  @Column({ name: 'updated_at_ms', type: 'integer' })
+  updatedAtMs: number;
+}
+
+/** Columns that {@link fromTaskRow} reads (`artifacts`/`history` may be skipped by a list). */
+export type TaskPayloadRow = Pick<TaskEntity, 'id' | 'contextId'> &
+  Partial<Pick<TaskEntity, 'status' | 'artifacts' | 'history' | 'metadata'>>;
+
+/**
+ * Epoch ms of an ISO 8601 status timestamp, as the SDK's DatabaseTaskStore computes it.
+ * @returns 0 when the timestamp is absent or not parsable by `Date.parse`.
+ */
+export function statusTimestampMs(timestamp: string | undefined): number {
+  if (!timestamp) return 0;
+  const parsed = Date.parse(timestamp);
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+function encode(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function decode(value: string | null | undefined): unknown {
+  return value ? JSON.parse(value) : undefined;
+}
+
+/**
+ * Maps an SDK task to its row through `Task.toJSON` (enums as names, raw bytes as base64).
+ * @param nowMs - Save time, epoch ms; fills both bookkeeping columns (an upsert keeps `createdAtMs`).
+ * @throws {Error} The task has no string id.
+ */
+export function toTaskEntity(scope: TaskScope, task: Task, nowMs: number): TaskEntity {
+  if (typeof task.id !== 'string') throw new Error('task has no id');
+  const payload = Task.toJSON(task) as Record<string, unknown>;
+  return {
+    tenant: scope.tenant,
+    owner: scope.owner,
+    id: task.id,
+    contextId: task.contextId || '',
+    statusState: task.status ? taskStateToJSON(task.status.state) : null,
+    statusTimestampMs: statusTimestampMs(task.status?.timestamp),
+    status: encode(payload.status),
+    artifacts: encode(payload.artifacts),
+    history: encode(payload.history),
+    metadata: encode(payload.metadata),
+    protocolVersion: TASK_PAYLOAD_FORMAT,
+    createdAtMs: nowMs,
+    updatedAtMs: nowMs,
+  };
+}
+
+/**
+ * Rebuilds a fresh SDK task from a row through `Task.fromJSON`; skipped columns become `[]`.
+ * @throws {Error} `task "<id>" is not readable` when a JSON column is corrupt (cause attached).
+ */
+export function fromTaskRow(row: TaskPayloadRow): Task {
+  try {
+    return Task.fromJSON({
+      id: row.id,
+      contextId: row.contextId,
+      status: decode(row.status),
+      artifacts: decode(row.artifacts),
+      history: decode(row.history),
+      metadata: decode(row.metadata),
+    });
+  } catch (cause) {
+    throw new Error(`task "${row.id}" is not readable`, { cause });
+  }
+}

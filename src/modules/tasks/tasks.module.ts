@@ -1,0 +1,84 @@
+import { ConfigurableModuleBuilder, DynamicModule, Module } from '@nestjs/common';
+import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { A2aConfig } from '../../config/a2a.config';
+import { TaskEntity } from './task.entity';
+import { tasksDataSourceOptions } from './tasks-datasource';
+import { TASK_STORE, TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
+import { TypeOrmTaskStore } from './typeorm-task.store';
+import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
+
+/** Row cap of the memory-only mode (no task store file): bounds the process's memory. */
+export const MEMORY_MODE_MAX_TASKS = 10_000;
+
+/** Options of {@link TasksModule}. */
+export interface TasksModuleOptions extends TypeOrmTaskStoreOptions {
+  /** SQLite file of the durable store (parent directory created); null keeps tasks in memory. */
+  path: string | null;
+}
+
+/**
+ * Task store options from the server configuration: the configured file, or memory only
+ * capped at {@link MEMORY_MODE_MAX_TASKS} when the store is disabled.
+ */
+export function tasksModuleOptionsFrom(config: Pick<A2aConfig, 'taskStorePath'>): TasksModuleOptions {
+  const path = config.taskStorePath;
+  return { path, maxTasks: path === null ? MEMORY_MODE_MAX_TASKS : null };
+}
+
+const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
+  new ConfigurableModuleBuilder<TasksModuleOptions>({ optionsInjectionToken: TASKS_MODULE_OPTIONS })
+    .setClassMethodName('forRoot')
+    .build();
+
+type PathFactory = (...args: unknown[]) => Promise<string | null>;
+
+/** Adds the `'tasks'` data source (migrated at start, closed at shutdown) to a definition. */
+function withDataSource(
+  definition: DynamicModule,
+  path: PathFactory,
+  imports: ModuleMetadata['imports'] = [],
+  inject: FactoryProvider['inject'] = [],
+): DynamicModule {
+  const dataSource = TypeOrmModule.forRootAsync({
+    name: TASKS_CONNECTION,
+    imports,
+    inject,
+    useFactory: async (...args: unknown[]) => ({
+      ...tasksDataSourceOptions(await path(...args)),
+      // Opening a local file either works or will keep failing: fail boot at once.
+      retryAttempts: 1,
+    }),
+  });
+  const feature = TypeOrmModule.forFeature([TaskEntity], TASKS_CONNECTION);
+  return { ...definition, imports: [...(definition.imports ?? []), dataSource, feature] };
+}
+
+/**
+ * The A2A task store (SDK `TaskStore` on TypeORM + SQLite) behind the {@link TASK_STORE} token.
+ * Owns the `'tasks'` data source; its migrations run before the app listens.
+ * @example
+ * TasksModule.forRoot({ path: 'data/tasks.sqlite3' })
+ * TasksModule.forRootAsync({ inject: [A2aConfig], useFactory: tasksModuleOptionsFrom })
+ */
+@Module({
+  providers: [{ provide: TASK_STORE, useClass: TypeOrmTaskStore }],
+  exports: [TASK_STORE],
+})
+export class TasksModule extends ConfigurableModuleClass {
+  /** Module with fixed options. */
+  static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+    return withDataSource(super.forRoot(options), async () => options.path);
+  }
+
+  /**
+   * Module with options from providers (`inject`, resolved in `imports` or global modules).
+   * @throws {Error} Without `useFactory`: the data source options need the path too.
+   */
+  static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+    const { useFactory, imports = [], inject = [] } = options;
+    if (!useFactory) throw new Error('TasksModule.forRootAsync needs useFactory');
+    const path = async (...args: unknown[]) => (await useFactory(...args)).path;
+    return withDataSource(super.forRootAsync(options), path, imports, inject);
+  }
+}

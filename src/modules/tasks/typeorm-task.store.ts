@@ -1,0 +1,253 @@
+import { taskStateToJSON } from '@a2a-js/sdk';
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { resolveUserScope } from '@a2a-js/sdk/server';
+import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { fromTaskRow, toTaskEntity } from './task.entity';
+import type { TaskEntity, TaskPayloadRow, TaskScope } from './task.entity';
+import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
+
+/** Page size when a list request names none (the SDK's `DEFAULT_PAGE_SIZE`). */
+export const DEFAULT_LIST_PAGE_SIZE = 50;
+
+/** Tasks past this share above `maxTasks` trigger pruning (hysteresis: not every save). */
+export const RETENTION_SLACK = 0.1;
+
+const UPSERT_COLUMNS = [
+  'tenant', 'owner', 'id', 'context_id', 'status_state', 'status_timestamp_ms', 'status',
+  'artifacts', 'history', 'metadata', 'protocol_version', 'created_at_ms', 'updated_at_ms',
+];
+const KEY_COLUMNS = UPSERT_COLUMNS.slice(0, 3);
+const REPLACED_COLUMNS = UPSERT_COLUMNS.filter((c) => !KEY_COLUMNS.includes(c) && c !== 'created_at_ms');
+
+/** The store's only write: one upsert on the primary key; keeps `created_at_ms`. */
+export const UPSERT_TASK_SQL =
+  `INSERT INTO "a2a_tasks" (${UPSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
+  `VALUES (${UPSERT_COLUMNS.map(() => '?').join(', ')}) ` +
+  `ON CONFLICT (${KEY_COLUMNS.map((c) => `"${c}"`).join(', ')}) DO UPDATE SET ` +
+  REPLACED_COLUMNS.map((c) => `"${c}" = excluded."${c}"`).join(', ');
+
+const PAYLOAD_COLUMNS = '"id", "context_id" AS "contextId", "status", "metadata"';
+const LOAD_TASK_SQL =
+  `SELECT ${PAYLOAD_COLUMNS}, "artifacts", "history" FROM "a2a_tasks" ` +
+  `WHERE "tenant" = ? AND "owner" = ? AND "id" = ?`;
+
+const TERMINAL_STATES = ['COMPLETED', 'FAILED', 'CANCELED', 'REJECTED'].map((s) => `'TASK_STATE_${s}'`);
+const COUNT_ALL_SQL = 'SELECT COUNT(*) AS "total" FROM "a2a_tasks"';
+const PRUNE_SQL =
+  'DELETE FROM "a2a_tasks" WHERE rowid IN (SELECT rowid FROM "a2a_tasks" ORDER BY ' +
+  `CASE WHEN "status_state" IN (${TERMINAL_STATES.join(', ')}) THEN 0 ELSE 1 END, ` +
+  '"status_timestamp_ms", "id" LIMIT ?)';
+
+/** A SQL string with its positional parameters. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Construction options of {@link TypeOrmTaskStore}. */
+export interface TypeOrmTaskStoreOptions {
+  /**
+   * Row cap over all tenants and owners, or null/absent for none (durable mode). When the
+   * table exceeds it by more than 10%, the oldest rows by status timestamp go first,
+   * terminal states (completed, failed, canceled, rejected) before any other. Intended
+   * for the memory-only mode; a positive integer.
+   */
+  maxTasks?: number | null;
+  /** Owner of a call; default the SDK's `resolveUserScope` (`user.userName || 'unknown'`). */
+  ownerResolver?: OwnerResolver;
+  /** Clock of the bookkeeping columns, epoch ms; default `Date.now`. */
+  nowMs?: () => number;
+}
+
+/** Row values of {@link UPSERT_TASK_SQL}, in its column order. */
+export function upsertTaskParams(row: TaskEntity): unknown[] {
+  return [
+    row.tenant, row.owner, row.id, row.contextId, row.statusState, row.statusTimestampMs,
+    row.status, row.artifacts, row.history, row.metadata, row.protocolVersion,
+    row.createdAtMs, row.updatedAtMs,
+  ];
+}
+
+/** Opaque list cursor: base64url of `<status timestamp ms>|<task id>` of a page's last row. */
+export function encodePageToken(timestampMs: number, id: string): string {
+  return Buffer.from(`${timestampMs}|${id}`, 'utf8').toString('base64url');
+}
+
+/**
+ * Reads a cursor made by {@link encodePageToken}.
+ * @throws {RequestMalformedError} Not base64url, or not `<ms>|<id>` once decoded.
+ */
+export function decodePageToken(token: string): { timestampMs: number; id: string } {
+  const match = /^[A-Za-z0-9_-]+$/.test(token)
+    ? /^(0|[1-9]\d{0,15})\|([\s\S]*)$/.exec(Buffer.from(token, 'base64url').toString('utf8'))
+    : null;
+  const timestampMs = Number(match?.[1]);
+  if (!match || !Number.isSafeInteger(timestampMs)) {
+    throw new RequestMalformedError('Invalid pageToken: not a cursor returned by ListTasks.');
+  }
+  return { timestampMs, id: match[2] };
+}
+
+/**
+ * The count and page statements of a list request; both use one of the list indexes.
+ * The page seeks past the cursor with `ts <= ?` (an index bound) and keeps
+ * `ts < ? OR id < ?` to break ties, i.e. `(ts, id) < (cursor ts, cursor id)`.
+ * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
+ */
+export function listQueries(scope: TaskScope, params: ListTasksRequest): { count: SqlStatement; page: SqlStatement; pageSize: number } {
+  const pageSize = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 0) {
+    throw new RequestMalformedError('pageSize must be a non-negative integer');
+  }
+  const where = ['"tenant" = ?', '"owner" = ?'];
+  const filter: unknown[] = [scope.tenant, scope.owner];
+  if (params.contextId) {
+    where.push('"context_id" = ?');
+    filter.push(params.contextId);
+  }
+  if (params.status !== undefined && params.status !== 0) {
+    where.push('"status_state" = ?');
+    filter.push(taskStateToJSON(params.status));
+  }
+  if (params.statusTimestampAfter) {
+    const afterMs = Date.parse(params.statusTimestampAfter);
+    if (Number.isNaN(afterMs)) throw new RequestMalformedError('Invalid statusTimestampAfter');
+    where.push('"status_timestamp_ms" > ?');
+    filter.push(afterMs);
+  }
+  const count = { sql: `${COUNT_ALL_SQL} WHERE ${where.join(' AND ')}`, params: filter };
+  const pageWhere = [...where];
+  const pageParams = [...filter];
+  if (params.pageToken) {
+    const cursor = decodePageToken(params.pageToken);
+    pageWhere.push('"status_timestamp_ms" <= ? AND ("status_timestamp_ms" < ? OR "id" < ?)');
+    pageParams.push(cursor.timestampMs, cursor.timestampMs, cursor.id);
+  }
+  const columns = [PAYLOAD_COLUMNS, '"status_timestamp_ms" AS "timestampMs"'];
+  if (params.includeArtifacts) columns.push('"artifacts"');
+  if (params.historyLength === undefined || params.historyLength > 0) columns.push('"history"');
+  const page = {
+    sql:
+      `SELECT ${columns.join(', ')} FROM "a2a_tasks" WHERE ${pageWhere.join(' AND ')} ` +
+      'ORDER BY "status_timestamp_ms" DESC, "id" DESC LIMIT ?',
+    params: [...pageParams, pageSize + 1],
+  };
+  return { count, page, pageSize };
+}
+
+/**
+ * Durable A2A `TaskStore` on TypeORM + SQLite (better-sqlite3), with the SDK's semantics:
+ * rows scoped by (tenant = `ctx.tenant ?? ''`, owner = ownerResolver(ctx)), payload through
+ * `Task.toJSON`/`Task.fromJSON`, fresh objects on every read.
+ * @see SDK `InMemoryTaskStore` and `DatabaseTaskStore` (`@a2a-js/sdk/server/database`).
+ */
+@Injectable()
+export class TypeOrmTaskStore implements TaskStore {
+  private readonly logger = new Logger(TypeOrmTaskStore.name);
+  private readonly ownerResolver: OwnerResolver;
+  private readonly nowMs: () => number;
+  private readonly maxTasks: number | null;
+  /** Rows known to exist (null: not counted yet); grows on each insert seen. */
+  private rowCount: number | null = null;
+  private lastInsertRowid: unknown;
+  private retentionBusy = false;
+
+  constructor(
+    @InjectDataSource(TASKS_CONNECTION) private readonly dataSource: DataSource,
+    @Optional() @Inject(TASKS_MODULE_OPTIONS) options: TypeOrmTaskStoreOptions = {},
+  ) {
+    this.ownerResolver = options.ownerResolver ?? resolveUserScope;
+    this.nowMs = options.nowMs ?? Date.now;
+    this.maxTasks = options.maxTasks ?? null;
+    if (this.maxTasks !== null && !(Number.isSafeInteger(this.maxTasks) && this.maxTasks > 0)) {
+      throw new Error(`maxTasks must be a positive integer, got ${this.maxTasks}`);
+    }
+  }
+
+  /**
+   * Inserts or replaces the caller's task with one upsert (no read first).
+   * @throws {Error} The task has no id, or SQLite failed (disk full, busy past the timeout).
+   */
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    const row = toTaskEntity(this.scopeOf(context), task, this.nowMs());
+    // better-sqlite3 through TypeORM answers a write with its last insert rowid.
+    const insertRowid: unknown = await this.dataSource.query(UPSERT_TASK_SQL, upsertTaskParams(row));
+    if (this.maxTasks !== null) await this.enforceRetention(insertRowid, this.maxTasks);
+  }
+
+  /**
+   * The caller's task, as a fresh object; undefined when absent or owned by another scope.
+   * @throws {Error} `task "<id>" is not readable` when its stored JSON is corrupt.
+   */
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const scope = this.scopeOf(context);
+    const rows: TaskPayloadRow[] = await this.dataSource.query(LOAD_TASK_SQL, [scope.tenant, scope.owner, taskId]);
+    return rows.length > 0 ? fromTaskRow(rows[0]) : undefined;
+  }
+
+  /**
+   * The caller's tasks, newest status timestamp first (then id descending), one page at a time.
+   * Shapes: `totalSize` counts all matches; `nextPageToken` is '' on the last page;
+   * `pageSize` is echoed; `artifacts` are [] unless `includeArtifacts`; `history` is [] when
+   * `historyLength <= 0` (the handler trims longer histories). Unreadable rows are skipped.
+   * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
+   */
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const { count, page, pageSize } = listQueries(this.scopeOf(context), params);
+    const [{ total }]: { total: number }[] = await this.dataSource.query(count.sql, count.params);
+    const rows: (TaskPayloadRow & { timestampMs: number })[] = await this.dataSource.query(page.sql, page.params);
+    const pageRows = rows.slice(0, pageSize);
+    const tasks: Task[] = [];
+    for (const row of pageRows) {
+      try {
+        tasks.push(fromTaskRow(row));
+      } catch (error) {
+        this.logger.error(`Skipping task "${row.id}" in list: it could not be read.`, (error as Error).stack);
+      }
+    }
+    const last = pageRows.at(-1);
+    const nextPageToken = rows.length > pageSize && last ? encodePageToken(last.timestampMs, last.id) : '';
+    return { tasks, nextPageToken, pageSize, totalSize: Number(total) };
+  }
+
+  private scopeOf(context: ServerCallContext): TaskScope {
+    return { tenant: context.tenant ?? '', owner: this.ownerResolver(context) };
+  }
+
+  /**
+   * Counts inserts in process (a changed last-insert rowid means the upsert inserted) and
+   * only queries the table when the cap may be exceeded. Failures are logged, not thrown:
+   * the save itself succeeded.
+   */
+  private async enforceRetention(insertRowid: unknown, maxTasks: number): Promise<void> {
+    if (insertRowid !== this.lastInsertRowid) {
+      this.lastInsertRowid = insertRowid;
+      if (this.rowCount !== null) this.rowCount += 1;
+    }
+    const pruneAbove = Math.floor(maxTasks * (1 + RETENTION_SLACK));
+    if (this.retentionBusy || (this.rowCount !== null && this.rowCount <= pruneAbove)) return;
+    this.retentionBusy = true;
+    try {
+      let total = await this.countAll();
+      if (total > pruneAbove) {
+        await this.dataSource.query(PRUNE_SQL, [total - maxTasks]);
+        total = await this.countAll();
+        this.logger.debug(`Pruned task store down to ${total} rows (maxTasks ${maxTasks}).`);
+      }
+      this.rowCount = total;
+    } catch (error) {
+      this.logger.warn(`Task retention failed: ${(error as Error).message}`);
+    } finally {
+      this.retentionBusy = false;
+    }
+  }
+
+  private async countAll(): Promise<number> {
+    const [{ total }]: { total: number }[] = await this.dataSource.query(COUNT_ALL_SQL);
+    return Number(total);
+  }
+}

@@ -1,0 +1,57 @@
+import { Role } from '@a2a-js/sdk';
+import type { AgentCard, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { Task } from '@a2a-js/sdk';
+import { SkillRouter } from '../skills/skill-router.service';
+
+/**
+ * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
+ * applied once for every binding (JSON-RPC 1.0, JSON-RPC 0.3 after translation, HTTP+JSON):
+ * a message with an id, the user role and at least one part of a known kind; a skill id that
+ * this deployment serves. Everything else is the SDK's protocol core, unchanged.
+ * @throws {RequestMalformedError} (-32602 / HTTP 400) from sendMessage and, on the first
+ *   `next()`, from sendMessageStream.
+ * @see A2A specification §3.1.1 SendMessage, §4.1.4 Message, §4.1.6 Part.
+ */
+export class SuperqodeRequestHandler extends DefaultRequestHandler {
+  constructor(
+    card: AgentCard,
+    store: TaskStore,
+    executor: AgentExecutor,
+    private readonly router: SkillRouter,
+  ) {
+    super(card, store, executor);
+  }
+
+  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    this.check(params);
+    return super.sendMessage(params, context);
+  }
+
+  override async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    this.check(params);
+    yield* super.sendMessageStream(params, context);
+  }
+
+  private check(params: SendMessageRequest): void {
+    const message = params.message;
+    if (!message) throw new RequestMalformedError('message is required');
+    if (!message.messageId) throw new RequestMalformedError('message.messageId is required');
+    if (message.role !== Role.ROLE_USER) {
+      throw new RequestMalformedError('message.role must be ROLE_USER (0.3: "user")');
+    }
+    if (!message.parts?.length) throw new RequestMalformedError('message.parts must not be empty');
+    const bad = message.parts.findIndex((p) => p.content === undefined);
+    if (bad >= 0) {
+      throw new RequestMalformedError(
+        `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
+      );
+    }
+    this.router.resolve(params, message);
+  }
+}

@@ -1,0 +1,95 @@
+import { Logger } from '@nestjs/common';
+import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { RawEnv } from '../../../config/env.schema';
+import { startServer } from '../../../bootstrap';
+
+/** Flags of `superqode serve a2a`, as parsed by nest-commander. */
+interface ServeA2aOptions {
+  host?: string;
+  port?: number;
+  publicUrl?: string;
+  taskStore?: string | boolean;
+  legacy?: boolean;
+  cardCacheMaxAge?: number;
+  allowRemote?: boolean;
+}
+
+/**
+ * `superqode serve a2a`: starts the A2A server with flags over the environment, then runs until
+ * SIGINT/SIGTERM (Nest shutdown hooks close the stores). Flags map 1:1 to the env schema, so the
+ * same validation applies (bad values stop it with a message naming the variable).
+ */
+@SubCommand({ name: 'a2a', description: 'Serve SuperQode as an A2A 1.0 agent (JSON-RPC 1.0 + 0.3, HTTP+JSON)' })
+export class ServeA2aCommand extends CommandRunner {
+  private readonly logger = new Logger('serve a2a');
+
+  async run(_args: string[], options: ServeA2aOptions = {}): Promise<void> {
+    const { url } = await startServer(toEnv(options));
+    this.logger.log(`SuperQode A2A agent listening on ${url}`);
+    process.stdout.write(`Agent Card: ${url}/.well-known/agent-card.json\n`);
+    await new Promise<void>(() => undefined); // served until a signal ends the process
+  }
+
+  @Option({ flags: '--host <host>', description: 'interface to bind (default 127.0.0.1)' })
+  parseHost(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--port <port>', description: 'TCP port (default 8000)' })
+  parsePort(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--public-url <url>', description: 'base URL advertised in the Agent Card' })
+  parsePublicUrl(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--task-store <path>', description: 'SQLite file for tasks (default .superqode/a2a/tasks.sqlite3)' })
+  parseTaskStore(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--no-task-store', description: 'keep tasks in memory only' })
+  parseNoTaskStore(): boolean {
+    return false;
+  }
+
+  @Option({ flags: '--no-legacy', description: 'do not serve or advertise the A2A 0.3 JSON-RPC interface' })
+  parseNoLegacy(): boolean {
+    return false;
+  }
+
+  @Option({ flags: '--card-cache-max-age <seconds>', description: 'Agent Card Cache-Control max-age (default 300)' })
+  parseCardCacheMaxAge(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--allow-remote', description: 'allow binding a non-loopback address' })
+  parseAllowRemote(): boolean {
+    return true;
+  }
+}
+
+/** `superqode serve`: parent of `serve a2a`. */
+@Command({ name: 'serve', description: 'Run a SuperQode server', subCommands: [ServeA2aCommand] })
+export class ServeCommand extends CommandRunner {
+  async run(): Promise<void> {
+    process.stdout.write('Usage: superqode serve a2a [options] (see --help)\n');
+    process.exitCode = 2;
+  }
+}
+
+/** Flags → env-schema names (undefined = not given, the environment or default applies). */
+export function toEnv(o: ServeA2aOptions): RawEnv {
+  return {
+    SUPERQODE_A2A_HOST: o.host,
+    SUPERQODE_A2A_PORT: o.port,
+    SUPERQODE_A2A_PUBLIC_URL: o.publicUrl,
+    SUPERQODE_A2A_TASK_STORE_PATH: typeof o.taskStore === 'string' ? o.taskStore : undefined,
+    SUPERQODE_A2A_TASK_STORE_ENABLED: o.taskStore === false ? false : undefined,
+    SUPERQODE_A2A_LEGACY_V03: o.legacy === false ? false : undefined,
+    SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: o.cardCacheMaxAge,
+    SUPERQODE_A2A_ALLOW_REMOTE: o.allowRemote,
+  };
+}

@@ -1,0 +1,128 @@
+import { Controller, HttpCode, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import { ContentTypeNotSupportedError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { A2aConfig } from '../../../config/a2a.config';
+import { requestedA2aVersion } from '../../../common/http/a2a-version';
+import { renderJsonRpcError } from '../../../common/errors/a2a-error-render';
+import { CallContextService } from '../call-context.service';
+import { writeSse, writeSseError } from '../sse-writer';
+import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
+import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
+import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
+
+const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
+const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
+
+type Envelope = { jsonrpc: '2.0'; id: JsonRpcId; result?: unknown; error?: { code: number; message: string } };
+
+/**
+ * JSON-RPC binding at `POST /`: A2A 1.0 (`A2A-Version: 1.0`) and, without the header, A2A 0.3
+ * method names (when legacyV03 is on). Protocol errors answer HTTP 200 with an error envelope;
+ * only internal errors (-32603) answer 500. Streams answer with SSE after the first event.
+ * @see A2A specification §9 JSON-RPC binding; JSON-RPC 2.0; SDK `JsonRpcTransportHandler`.
+ */
+@Controller()
+@UseFilters(JsonRpcExceptionFilter)
+export class JsonRpcController {
+  constructor(
+    @Inject(JSON_RPC_HANDLER) private readonly v1: JsonRpcTransportHandler,
+    @Inject(LEGACY_JSON_RPC_HANDLER) private readonly v03: LegacyJsonRpcTransportHandler,
+    private readonly contexts: CallContextService,
+    private readonly config: A2aConfig,
+  ) {}
+
+  /** Handles one JSON-RPC request (no batches). */
+  @Post()
+  @HttpCode(200)
+  async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const version = requestedA2aVersion(request);
+    const legacy = isLegacyRequest(version, this.config.legacyV03);
+    const media = mediaTypeOf(request.headers['content-type']);
+    if (media !== undefined && media !== JSON_MEDIA_TYPE) {
+      const err = new ContentTypeNotSupportedError(`Unsupported Content-Type "${media}"; expected ${JSON_MEDIA_TYPE}.`);
+      return this.sendError(reply, null, err, legacy);
+    }
+    const envelope = readEnvelope(request.body ?? '');
+    if (!envelope.ok) {
+      reply.code(200).send({ jsonrpc: '2.0', id: envelope.id, error: envelope.error });
+      return;
+    }
+    const { id = null, method } = envelope.request;
+    let context: ServerCallContext;
+    try {
+      context = this.contexts.build(request, version, 'JSONRPC', legacy);
+    } catch (err) {
+      return this.sendError(reply, id, err, legacy);
+    }
+    const handler = legacy ? this.v03 : this.v1;
+    const result = (await handler.handle(envelope.request as unknown as Record<string, unknown>, context)) as Envelope | AsyncGenerator<Envelope>;
+    const headers = extensionHeaders(context, legacy);
+    if (isAsyncIterable(result)) {
+      return this.stream(reply, result, { id, legacy, headers, method });
+    }
+    this.send(reply, result, headers);
+  }
+
+  private send(reply: FastifyReply, envelope: Envelope, headers: Record<string, string>): void {
+    if (envelope.error?.code === A2A_ERROR_CODE.INTERNAL_ERROR) {
+      // The SDK copies internal messages into the envelope; keep them server-side.
+      renderJsonRpcError(new Error(envelope.error.message), false);
+      envelope = { ...envelope, error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' } };
+      reply.code(500);
+    }
+    reply.headers(headers).send(envelope);
+  }
+
+  private sendError(reply: FastifyReply, id: JsonRpcId, err: unknown, legacy: boolean): void {
+    const rendered = renderJsonRpcError(err, legacy);
+    reply.code(rendered.status).headers(rendered.headers ?? {}).send({ jsonrpc: '2.0', id, error: rendered.body });
+  }
+
+  private async stream(
+    reply: FastifyReply,
+    stream: AsyncGenerator<Envelope>,
+    opts: { id: JsonRpcId; legacy: boolean; headers: Record<string, string>; method: string },
+  ): Promise<void> {
+    const iterator = stream[Symbol.asyncIterator]();
+    let first: IteratorResult<Envelope>;
+    try {
+      first = await iterator.next();
+    } catch (err) {
+      if (opts.method !== LEGACY_RESUBSCRIBE) return this.sendError(reply, opts.id, err, opts.legacy);
+      return this.streamError(reply, opts, err);
+    }
+    await writeSse({
+      reply,
+      first,
+      rest: iterator,
+      encode: (e) => e,
+      encodeError: (err) => ({ jsonrpc: '2.0', id: opts.id, error: renderJsonRpcError(err, opts.legacy).body }),
+      onDisconnect: STREAM_STOP_METHODS.has(opts.method) ? 'stop' : 'drain',
+      headers: opts.headers,
+    });
+  }
+
+  /** 0.3 `tasks/resubscribe` always answers with SSE, even for an early error (SDK parity). */
+  private streamError(
+    reply: FastifyReply,
+    opts: { id: JsonRpcId; legacy: boolean; headers: Record<string, string> },
+    err: unknown,
+  ): void {
+    const error = renderJsonRpcError(err, opts.legacy).body;
+    writeSseError(reply, { jsonrpc: '2.0', id: opts.id, error }, opts.headers);
+  }
+}
+
+function isAsyncIterable<T>(v: unknown): v is AsyncGenerator<T> {
+  return typeof (v as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] === 'function';
+}
+
+function extensionHeaders(context: ServerCallContext, legacy: boolean): Record<string, string> {
+  const active = context.activatedExtensions;
+  if (!active || active.length === 0) return {};
+  return { [legacy ? 'X-A2A-Extensions' : HTTP_EXTENSION_HEADER]: Array.from(active).join(', ') };
+}

@@ -1,0 +1,61 @@
+import { Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { SSE_HEADERS, formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
+
+/** How a stream ends when the client goes away. */
+export type DisconnectPolicy = 'drain' | 'stop';
+
+/**
+ * Writes an async stream of events as Server-Sent Events on a hijacked Fastify reply.
+ * The caller has already peeked the first event (early errors are plain responses).
+ * - `drain`: after a client disconnect, keep consuming the stream so the SDK persists every
+ *   update (SendStreamingMessage: otherwise the task stays WORKING, a2a-python#464);
+ * - `stop`: end consumption on disconnect (SubscribeToTask persists nothing).
+ * A mid-stream failure ends the stream with one `event: error` frame.
+ * @see A2A specification §3.3 streaming; docs/a2a-sdk-on-fastify.md §6.
+ */
+export async function writeSse<T>(args: {
+  reply: FastifyReply;
+  first: IteratorResult<T>;
+  rest: AsyncIterator<T>;
+  encode: (event: T) => unknown;
+  encodeError: (err: unknown) => unknown;
+  onDisconnect: DisconnectPolicy;
+  headers?: Record<string, string>;
+}): Promise<void> {
+  const { reply, rest, encode } = args;
+  const raw = reply.raw;
+  reply.hijack();
+  raw.writeHead(200, { ...SSE_HEADERS, ...args.headers });
+  let open = true;
+  raw.on('close', () => {
+    open = false;
+  });
+  const write = (chunk: string) => {
+    if (open && !raw.writableEnded) raw.write(chunk);
+  };
+  try {
+    if (!args.first.done) write(formatSSEEvent(encode(args.first.value)));
+    if (!args.first.done) {
+      for (let r = await rest.next(); !r.done; r = await rest.next()) {
+        write(formatSSEEvent(encode(r.value)));
+        if (!open && args.onDisconnect === 'stop') {
+          await rest.return?.(undefined);
+          break;
+        }
+      }
+    }
+  } catch (err) {
+    if (open) write(formatSSEErrorEvent(args.encodeError(err)));
+    else new Logger('SseWriter').warn(`Stream failed after the client left: ${(err as Error)?.message}`);
+  } finally {
+    if (!raw.writableEnded) raw.end();
+  }
+}
+
+/** Answers with an SSE stream holding only one `event: error` frame, then ends it. */
+export function writeSseError(reply: FastifyReply, payload: unknown, headers?: Record<string, string>): void {
+  reply.hijack();
+  reply.raw.writeHead(200, { ...SSE_HEADERS, ...headers });
+  reply.raw.end(formatSSEErrorEvent(payload));
+}

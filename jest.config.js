@@ -1,11 +1,18 @@
-/** Unit specs beside their files (src/**\/*.spec.ts) and e2e suites (test/e2e). */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: false }];
-module.exports = {
+/**
+ * Unit specs beside their files (src/**\/*.spec.ts) and e2e suites (test/e2e).
+ * ts-jest transpiles only (types are checked by `npm run typecheck`); `jose`, an ESM-only
+ * dependency of @a2a-js/sdk's CommonJS build, is transpiled to CommonJS for jest's runtime.
+ */
+const common = {
   testEnvironment: 'node',
+  rootDir: '.',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  transform: { '^.+\\.ts$': tsJest },
+  transform: { '^.+\\.(t|j)s$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', isolatedModules: true, diagnostics: false }] },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+};
+module.exports = {
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'], transform: { '^.+\\.ts$': tsJest } },
-    { displayName: 'e2e', testEnvironment: 'node', rootDir: '.', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], transform: { '^.+\\.ts$': tsJest } },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 30000 },
   ],
 };

@@ -46,6 +46,8 @@ function withDataSource(
     inject,
     useFactory: async (...args: unknown[]) => ({
       ...tasksDataSourceOptions(await path(...args)),
+      // Read back by TypeOrmCoreModule at shutdown to find (and close) this data source.
+      name: TASKS_CONNECTION,
       // Opening a local file either works or will keep failing: fail boot at once.
       retryAttempts: 1,
     }),

@@ -1,0 +1,70 @@
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppModule } from '../../src/app.module';
+import { adapterFor, configureApp } from '../../src/bootstrap';
+import type { RawEnv } from '../../src/config/env.schema';
+import { loadEnv } from '../../src/config/load-env';
+
+/** A running server on loopback for one suite. */
+export interface TestServer {
+  app: NestFastifyApplication;
+  /** Base URL, e.g. http://127.0.0.1:41234 (also the card's public URL). */
+  url: string;
+  /** Temp directory holding the SQLite files; removed by {@link TestServer.close} unless kept. */
+  dir: string;
+  close(opts?: { keepDir?: boolean }): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (asks the OS, then releases it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the real AppModule on Fastify, listening on 127.0.0.1 with a real SQLite task store in
+ * a fresh temp dir (or `dir` when given: restart tests). `customize` may override providers
+ * (clock, ids, agent executor only, per docs/style.md §8).
+ */
+export async function startTestServer(
+  env: RawEnv = {},
+  opts: { dir?: string; customize?: (b: TestingModuleBuilder) => TestingModuleBuilder } = {},
+): Promise<TestServer> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sq-a2a-'));
+  const port = await freePort();
+  const overrides: RawEnv = {
+    SUPERQODE_A2A_HOST: '127.0.0.1',
+    SUPERQODE_A2A_PORT: port,
+    SUPERQODE_A2A_TASK_STORE_PATH: join(dir, 'tasks.sqlite3'),
+    SUPERQODE_A2A_LOG_LEVEL: 'error',
+    ...env,
+  };
+  const resolved = loadEnv(overrides);
+  let builder = Test.createTestingModule({ imports: [AppModule.forRoot(overrides)] });
+  if (opts.customize) builder = opts.customize(builder);
+  const moduleRef = await builder.compile();
+  moduleRef.useLogger(['error']);
+  const app = configureApp(
+    moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(resolved), { bodyParser: false }),
+  );
+  await app.listen(port, '127.0.0.1');
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    dir,
+    close: async ({ keepDir = false } = {}) => {
+      await app.close();
+      if (!keepDir && !opts.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -7,7 +7,7 @@ const common = {
   testEnvironment: 'node',
   rootDir: '.',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  transform: { '^.+\\.(t|j)s$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', isolatedModules: true, diagnostics: false }] },
+  transform: { '^.+\\.(t|j)s$': ['ts-jest', { tsconfig: "tsconfig.spec.json", diagnostics: false }] },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
 };
 module.exports = {

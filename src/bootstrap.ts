@@ -2,7 +2,7 @@ import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { A2aConfig } from './config/a2a.config';
+import { A2aConfig, assertBindAllowed } from './config/a2a.config';
 import { Env, RawEnv } from './config/env.schema';
 import { loadEnv } from './config/load-env';
 import type { A2aFallbackExceptionFilter } from './modules/transport/a2a-fallback-exception.filter';
@@ -51,9 +51,11 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
  */
 export async function createApp(overrides: RawEnv = {}): Promise<NestFastifyApplication> {
   const env = loadEnv(overrides);
+  assertBindAllowed(env.SUPERQODE_A2A_HOST, env.SUPERQODE_A2A_ALLOW_REMOTE);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(overrides), adapterFor(env), {
     bodyParser: false,
     logger: loggerFor(env),
+    abortOnError: false,
   });
   return configureApp(app);
 }

@@ -10,6 +10,18 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
+ * Remote-bind policy: a non-loopback host needs an explicit allowRemote.
+ * @throws {Error} Naming the host and the flag/variable that allows it.
+ */
+export function assertBindAllowed(host: string, allowRemote: boolean): void {
+  if (allowRemote || isLoopbackHost(host)) return;
+  throw new Error(
+    `Refusing to bind ${host}: it is not a loopback address. ` +
+      'Pass --allow-remote (SUPERQODE_A2A_ALLOW_REMOTE=true) to serve beyond this machine.',
+  );
+}
+
+/**
  * Typed, validated server configuration (the only way services read settings).
  * Built from {@link Env} once per container.
  * @throws {Error} At construction, when a non-loopback host is asked for without allowRemote.
@@ -33,12 +45,7 @@ export class A2aConfig {
     this.host = env('SUPERQODE_A2A_HOST');
     this.port = env('SUPERQODE_A2A_PORT');
     this.allowRemote = env('SUPERQODE_A2A_ALLOW_REMOTE');
-    if (!this.allowRemote && !isLoopbackHost(this.host)) {
-      throw new Error(
-        `Refusing to bind ${this.host}: it is not a loopback address. ` +
-          'Pass --allow-remote (SUPERQODE_A2A_ALLOW_REMOTE=true) to serve beyond this machine.',
-      );
-    }
+    assertBindAllowed(this.host, this.allowRemote);
     const fallbackHost = this.host.includes(':') && !this.host.startsWith('[') ? `[${this.host}]` : this.host;
     const url = env('SUPERQODE_A2A_PUBLIC_URL');
     this.publicUrl = (url ?? `http://${fallbackHost}:${this.port}`).trim().replace(/\/+$/, '');

@@ -75,6 +75,31 @@ export class TaskEntity {
   updatedAtMs: number;
 }
 
+/**
+ * The store's only write: one upsert on the primary key (no read first) that replaces every
+ * column but `created_at_ms`. Positional values come from {@link taskRowValues}.
+ */
+export const UPSERT_TASK_SQL =
+  'INSERT INTO "a2a_tasks" ("tenant", "owner", "id", "context_id", "status_state", ' +
+  '"status_timestamp_ms", "status", "artifacts", "history", "metadata", "protocol_version", ' +
+  '"created_at_ms", "updated_at_ms") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'ON CONFLICT ("tenant", "owner", "id") DO UPDATE SET "context_id" = excluded."context_id", ' +
+  '"status_state" = excluded."status_state", ' +
+  '"status_timestamp_ms" = excluded."status_timestamp_ms", "status" = excluded."status", ' +
+  '"artifacts" = excluded."artifacts", "history" = excluded."history", ' +
+  '"metadata" = excluded."metadata", "protocol_version" = excluded."protocol_version", ' +
+  '"updated_at_ms" = excluded."updated_at_ms"';
+
+/** Values of {@link UPSERT_TASK_SQL}, in its column order. */
+export function taskRowValues(row: TaskEntity): unknown[] {
+  // prettier-ignore
+  return [
+    row.tenant, row.owner, row.id, row.contextId, row.statusState, row.statusTimestampMs,
+    row.status, row.artifacts, row.history, row.metadata, row.protocolVersion,
+    row.createdAtMs, row.updatedAtMs,
+  ];
+}
+
 /** Columns that {@link fromTaskRow} reads (`artifacts`/`history` may be skipped by a list). */
 export type TaskPayloadRow = Pick<TaskEntity, 'id' | 'contextId'> &
   Partial<Pick<TaskEntity, 'status' | 'artifacts' | 'history' | 'metadata'>>;

@@ -21,7 +21,9 @@ export interface TasksModuleOptions extends TypeOrmTaskStoreOptions {
  * Task store options from the server configuration: the configured file, or memory only
  * capped at {@link MEMORY_MODE_MAX_TASKS} when the store is disabled.
  */
-export function tasksModuleOptionsFrom(config: Pick<A2aConfig, 'taskStorePath'>): TasksModuleOptions {
+export function tasksModuleOptionsFrom(
+  config: Pick<A2aConfig, 'taskStorePath'>,
+): TasksModuleOptions {
   const path = config.taskStorePath;
   return { path, maxTasks: path === null ? MEMORY_MODE_MAX_TASKS : null };
 }

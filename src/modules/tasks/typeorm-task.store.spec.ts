@@ -1,7 +1,7 @@
 import { Role, Task, TaskState } from '@a2a-js/sdk';
-import type { ListTasksRequest, Message, Part } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { InMemoryTaskStore, ServerCallContext } from '@a2a-js/sdk/server';
+import type { AgentCard, ListTasksRequest, Message, Part } from '@a2a-js/sdk';
+import { RequestMalformedError, toJsonRpcError } from '@a2a-js/sdk/errors';
+import { DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } from '@a2a-js/sdk/server';
 import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type Database from 'better-sqlite3';
@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { toTaskEntity } from './task.entity';
+import { taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TASK_STORE } from './tasks.constants';
 import { TasksModule, tasksModuleOptionsFrom } from './tasks.module';
-import { encodePageToken, listQueries, TypeOrmTaskStore, UPSERT_TASK_SQL, upsertTaskParams } from './typeorm-task.store';
+import { encodePageToken, listQueries, TypeOrmTaskStore } from './typeorm-task.store';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
@@ -22,23 +22,57 @@ const ctxOf = (userName: string, tenant?: string) =>
 const alice = ctxOf('alice');
 
 const part = (content: Part['content'], extra: Partial<Part> = {}): Part => ({
-  content, metadata: undefined, filename: '', mediaType: '', ...extra,
+  content,
+  metadata: undefined,
+  filename: '',
+  mediaType: '',
+  ...extra,
 });
 const aMessage = (messageId: string, parts: Part[]): Message => ({
-  messageId, contextId: 'ctx-1', taskId: 't-1', role: Role.ROLE_USER, parts,
-  metadata: undefined, extensions: [], referenceTaskIds: [],
+  messageId,
+  contextId: 'ctx-1',
+  taskId: 't-1',
+  role: Role.ROLE_USER,
+  parts,
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
 });
-interface TaskSpec { contextId?: string; state?: TaskState; seconds?: number }
-function aTask(id: string, { contextId = 'ctx-1', state = TaskState.TASK_STATE_WORKING, seconds = 0 }: TaskSpec = {}): Task {
+interface TaskSpec {
+  contextId?: string;
+  state?: TaskState;
+  seconds?: number;
+}
+function aTask(
+  id: string,
+  { contextId = 'ctx-1', state = TaskState.TASK_STATE_WORKING, seconds = 0 }: TaskSpec = {},
+): Task {
   return {
-    id, contextId, metadata: undefined,
+    id,
+    contextId,
+    metadata: undefined,
     status: { state, message: undefined, timestamp: at(seconds) },
-    artifacts: [{ artifactId: `a-${id}`, name: 'out', description: '', parts: [part({ $case: 'text', value: 'r' })], metadata: undefined, extensions: [] }],
+    artifacts: [
+      {
+        artifactId: `a-${id}`,
+        name: 'out',
+        description: '',
+        parts: [part({ $case: 'text', value: 'r' })],
+        metadata: undefined,
+        extensions: [],
+      },
+    ],
     history: [aMessage(`m-${id}`, [part({ $case: 'text', value: 'hi' })])],
   };
 }
-const listReq = (over: Partial<ListTasksRequest> = {}): ListTasksRequest =>
-  ({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, ...over });
+const listReq = (over: Partial<ListTasksRequest> = {}): ListTasksRequest => ({
+  tenant: '',
+  contextId: '',
+  status: TaskState.TASK_STATE_UNSPECIFIED,
+  pageToken: '',
+  statusTimestampAfter: undefined,
+  ...over,
+});
 const ids = (r: { tasks: Task[] }) => r.tasks.map((t) => t.id);
 
 describe(TypeOrmTaskStore.name, () => {
@@ -62,17 +96,30 @@ describe(TypeOrmTaskStore.name, () => {
   it('round-trips every part kind through Task.toJSON/fromJSON and returns fresh objects', async () => {
     const task = aTask('t-1');
     task.metadata = { origin: 'spec', n: 1 };
-    task.status!.message = aMessage('s-1', [part({ $case: 'data', value: { a: [1, null, true], b: { c: 'd' } } })]);
-    task.history = [aMessage('m-1', [
-      part({ $case: 'text', value: 'héllo ✓' }, { metadata: { k: 'v' } }),
-      part({ $case: 'raw', value: Buffer.from([0, 1, 2, 254, 255]) }, { filename: 'a.bin', mediaType: 'application/octet-stream' }),
-      part({ $case: 'url', value: 'https://example.com/f.pdf' }, { filename: 'f.pdf', mediaType: 'application/pdf' }),
-      part({ $case: 'data', value: [1, 'two'] }),
-    ])];
+    task.status!.message = aMessage('s-1', [
+      part({ $case: 'data', value: { a: [1, null, true], b: { c: 'd' } } }),
+    ]);
+    task.history = [
+      aMessage('m-1', [
+        part({ $case: 'text', value: 'héllo ✓' }, { metadata: { k: 'v' } }),
+        part(
+          { $case: 'raw', value: Buffer.from([0, 1, 2, 254, 255]) },
+          { filename: 'a.bin', mediaType: 'application/octet-stream' },
+        ),
+        part(
+          { $case: 'url', value: 'https://example.com/f.pdf' },
+          { filename: 'f.pdf', mediaType: 'application/pdf' },
+        ),
+        part({ $case: 'data', value: [1, 'two'] }),
+      ]),
+    ];
     await store.save(task, alice);
     const loaded = await store.load('t-1', alice);
     expect(loaded).toEqual(task);
-    expect(loaded!.history[0].parts[1].content).toEqual({ $case: 'raw', value: Buffer.from([0, 1, 2, 254, 255]) });
+    expect(loaded!.history[0].parts[1].content).toEqual({
+      $case: 'raw',
+      value: Buffer.from([0, 1, 2, 254, 255]),
+    });
     loaded!.history.length = 0;
     expect((await store.load('t-1', alice))!.history).toHaveLength(1);
     expect(await store.load('missing', alice)).toBeUndefined();
@@ -91,21 +138,36 @@ describe(TypeOrmTaskStore.name, () => {
 
   it('upserts: a second save replaces the task', async () => {
     await store.save(aTask('t-1'), alice);
-    await store.save(aTask('t-1', { state: TaskState.TASK_STATE_COMPLETED, seconds: 5, contextId: 'c'.repeat(100) }), alice);
+    await store.save(
+      aTask('t-1', {
+        state: TaskState.TASK_STATE_COMPLETED,
+        seconds: 5,
+        contextId: 'c'.repeat(100),
+      }),
+      alice,
+    );
     expect((await store.load('t-1', alice))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const listed = await store.list(listReq({ status: TaskState.TASK_STATE_COMPLETED }), alice);
     expect(listed.totalSize).toBe(1);
     expect(listed.tasks[0].contextId).toHaveLength(100);
-    expect((await store.list(listReq({ status: TaskState.TASK_STATE_WORKING }), alice)).totalSize).toBe(0);
+    expect(
+      (await store.list(listReq({ status: TaskState.TASK_STATE_WORKING }), alice)).totalSize,
+    ).toBe(0);
   });
 
   describe('list', () => {
     beforeEach(async () => {
       const specs: [string, TaskSpec][] = [
-        ['a', { seconds: 1 }], ['b', { seconds: 3, contextId: 'ctx-2' }], ['c', { seconds: 3 }],
-        ['d', { seconds: 2, state: TaskState.TASK_STATE_COMPLETED }], ['e', { seconds: 5, contextId: 'ctx-2' }],
-        ['f', { seconds: 4, state: TaskState.TASK_STATE_COMPLETED }], ['g', { seconds: 3 }],
-        ['h', { seconds: 0, state: TaskState.TASK_STATE_FAILED }], ['i', { seconds: 6 }], ['j', { seconds: 2 }],
+        ['a', { seconds: 1 }],
+        ['b', { seconds: 3, contextId: 'ctx-2' }],
+        ['c', { seconds: 3 }],
+        ['d', { seconds: 2, state: TaskState.TASK_STATE_COMPLETED }],
+        ['e', { seconds: 5, contextId: 'ctx-2' }],
+        ['f', { seconds: 4, state: TaskState.TASK_STATE_COMPLETED }],
+        ['g', { seconds: 3 }],
+        ['h', { seconds: 0, state: TaskState.TASK_STATE_FAILED }],
+        ['i', { seconds: 6 }],
+        ['j', { seconds: 2 }],
       ];
       for (const [id, spec] of specs) await store.save(aTask(id, spec), alice);
     });
@@ -116,46 +178,97 @@ describe(TypeOrmTaskStore.name, () => {
       expect(all).toMatchObject({ totalSize: 10, pageSize: 50, nextPageToken: '' });
       expect(all.tasks.every((t) => t.artifacts.length === 0 && t.history.length === 1)).toBe(true);
       expect(ids(await store.list(listReq({ contextId: 'ctx-2' }), alice))).toEqual(['e', 'b']);
-      expect(ids(await store.list(listReq({ status: TaskState.TASK_STATE_COMPLETED }), alice))).toEqual(['f', 'd']);
-      expect(ids(await store.list(listReq({ statusTimestampAfter: at(4) }), alice))).toEqual(['i', 'e']);
-      const full = await store.list(listReq({ includeArtifacts: true, historyLength: 0, contextId: 'ctx-2' }), alice);
-      expect(full.tasks.map((t) => [t.artifacts.length, t.history.length])).toEqual([[1, 0], [1, 0]]);
+      expect(
+        ids(await store.list(listReq({ status: TaskState.TASK_STATE_COMPLETED }), alice)),
+      ).toEqual(['f', 'd']);
+      expect(ids(await store.list(listReq({ statusTimestampAfter: at(4) }), alice))).toEqual([
+        'i',
+        'e',
+      ]);
+      const full = await store.list(
+        listReq({ includeArtifacts: true, historyLength: 0, contextId: 'ctx-2' }),
+        alice,
+      );
+      expect(full.tasks.map((t) => [t.artifacts.length, t.history.length])).toEqual([
+        [1, 0],
+        [1, 0],
+      ]);
     });
 
     it('pages with stable keyset cursors and a constant totalSize', async () => {
       const first = await store.list(listReq({ pageSize: 4 }), alice);
-      const second = await store.list(listReq({ pageSize: 4, pageToken: first.nextPageToken }), alice);
+      const second = await store.list(
+        listReq({ pageSize: 4, pageToken: first.nextPageToken }),
+        alice,
+      );
       await store.save(aTask('z', { seconds: 9 }), alice); // newer rows do not shift later pages
-      const third = await store.list(listReq({ pageSize: 4, pageToken: second.nextPageToken }), alice);
-      expect([ids(first), ids(second), ids(third)]).toEqual([['i', 'e', 'f', 'g'], ['c', 'b', 'j', 'd'], ['a', 'h']]);
+      const third = await store.list(
+        listReq({ pageSize: 4, pageToken: second.nextPageToken }),
+        alice,
+      );
+      expect([ids(first), ids(second), ids(third)]).toEqual([
+        ['i', 'e', 'f', 'g'],
+        ['c', 'b', 'j', 'd'],
+        ['a', 'h'],
+      ]);
       expect([first.totalSize, second.totalSize, third.totalSize]).toEqual([10, 10, 11]);
       expect(second.nextPageToken).toBe(encodePageToken(Date.parse(at(2)), 'd'));
       expect(third.nextPageToken).toBe('');
       expect(third.pageSize).toBe(4);
-      const again = await store.list(listReq({ pageSize: 4, pageToken: first.nextPageToken }), alice);
+      const again = await store.list(
+        listReq({ pageSize: 4, pageToken: first.nextPageToken }),
+        alice,
+      );
       expect([ids(again), again.nextPageToken]).toEqual([ids(second), second.nextPageToken]);
     });
 
-    it.each(['%%%', Buffer.from('no-separator').toString('base64url'), Buffer.from('x1|a').toString('base64url'), 'MTIz'])(
-      'rejects the malformed pageToken %p with RequestMalformedError',
-      async (pageToken) => {
-        await expect(store.list(listReq({ pageToken }), alice)).rejects.toBeInstanceOf(RequestMalformedError);
-      },
-    );
+    it.each([
+      '%%%',
+      Buffer.from('no-separator').toString('base64url'),
+      Buffer.from('x1|a').toString('base64url'),
+      'MTIz',
+    ])('rejects the malformed pageToken %p with RequestMalformedError', async (pageToken) => {
+      await expect(store.list(listReq({ pageToken }), alice)).rejects.toBeInstanceOf(
+        RequestMalformedError,
+      );
+    });
+
+    it('makes a bad pageToken an invalid-params error through the SDK handler, never a 500', async () => {
+      const executor = { execute: jest.fn(), cancelTask: jest.fn() };
+      const handler = new DefaultRequestHandler({} as AgentCard, store, executor);
+      const request = listReq({ pageToken: 'not a cursor' });
+      const error = await handler.listTasks(request, alice).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestMalformedError);
+      expect(toJsonRpcError(error as RequestMalformedError).code).toBe(-32602);
+      const trimmed = await handler.listTasks(listReq({ historyLength: 0 }), alice);
+      expect(trimmed.tasks.every((t) => t.history.length === 0)).toBe(true);
+    });
 
     it('returns what the SDK InMemoryTaskStore returns for the same saves (tokens aside)', async () => {
       const memory = new InMemoryTaskStore();
       for (const id of 'abcdefghij') await memory.save((await store.load(id, alice))!, alice);
-      const requests = [listReq({ pageSize: 3 }), listReq({ contextId: 'ctx-1', pageSize: 2 }),
-        listReq({ status: TaskState.TASK_STATE_COMPLETED, includeArtifacts: true }), listReq({ statusTimestampAfter: at(2) })];
+      const requests = [
+        listReq({ pageSize: 3 }),
+        listReq({ contextId: 'ctx-1', pageSize: 2 }),
+        listReq({ status: TaskState.TASK_STATE_COMPLETED, includeArtifacts: true }),
+        listReq({ statusTimestampAfter: at(2) }),
+      ];
       for (const request of requests) {
         let [ours, theirs] = [await store.list(request, alice), await memory.list(request, alice)];
         for (;;) {
-          expect(ours.tasks.map((t) => Task.toJSON(t))).toEqual(theirs.tasks.map((t) => Task.toJSON(t)));
-          expect([ours.totalSize, ours.pageSize, !ours.nextPageToken]).toEqual([theirs.totalSize, theirs.pageSize, !theirs.nextPageToken]);
+          expect(ours.tasks.map((t) => Task.toJSON(t))).toEqual(
+            theirs.tasks.map((t) => Task.toJSON(t)),
+          );
+          expect([ours.totalSize, ours.pageSize, !ours.nextPageToken]).toEqual([
+            theirs.totalSize,
+            theirs.pageSize,
+            !theirs.nextPageToken,
+          ]);
           if (!ours.nextPageToken) break;
-          [ours, theirs] = [await store.list({ ...request, pageToken: ours.nextPageToken }, alice),
-            await memory.list({ ...request, pageToken: theirs.nextPageToken }, alice)];
+          [ours, theirs] = [
+            await store.list({ ...request, pageToken: ours.nextPageToken }, alice),
+            await memory.list({ ...request, pageToken: theirs.nextPageToken }, alice),
+          ];
         }
       }
     });
@@ -165,8 +278,12 @@ describe(TypeOrmTaskStore.name, () => {
     await store.save(aTask('t-1', { state: TaskState.TASK_STATE_COMPLETED }), alice);
     await dataSource.destroy();
     dataSource = await open();
-    expect((await new TypeOrmTaskStore(dataSource).load('t-1', alice))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(await dataSource.query('SELECT name FROM a2a_tasks_migrations')).toEqual([{ name: 'CreateA2aTasks1733000000000' }]);
+    expect((await new TypeOrmTaskStore(dataSource).load('t-1', alice))!.status!.state).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
+    expect(await dataSource.query('SELECT name FROM a2a_tasks_migrations')).toEqual([
+      { name: 'CreateA2aTasks1733000000000' },
+    ]);
     expect(await dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });
 
@@ -176,23 +293,50 @@ describe(TypeOrmTaskStore.name, () => {
   });
 
   it('answers every list shape over 100,000 rows with an index range, never a table scan', async () => {
-    const db = (dataSource.driver as unknown as { databaseConnection: Database.Database }).databaseConnection;
+    const db = (dataSource.driver as unknown as { databaseConnection: Database.Database })
+      .databaseConnection;
     const upsert = db.prepare(UPSERT_TASK_SQL);
-    const states = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED];
+    const states = [
+      TaskState.TASK_STATE_WORKING,
+      TaskState.TASK_STATE_COMPLETED,
+      TaskState.TASK_STATE_FAILED,
+    ];
     db.transaction(() => {
       for (let i = 0; i < 100_000; i++) {
-        const task = { ...aTask(`t-${i}`, { contextId: `ctx-${i % 50}`, state: states[i % 3], seconds: i }), history: [], artifacts: [] };
-        upsert.run(...upsertTaskParams(toTaskEntity({ tenant: '', owner: i % 10 ? 'alice' : 'bob' }, task, T0)));
+        const task = {
+          ...aTask(`t-${i}`, { contextId: `ctx-${i % 50}`, state: states[i % 3], seconds: i }),
+          history: [],
+          artifacts: [],
+        };
+        upsert.run(
+          ...taskRowValues(toTaskEntity({ tenant: '', owner: i % 10 ? 'alice' : 'bob' }, task, T0)),
+        );
       }
     })();
     const token = encodePageToken(T0 + 50_000_000, 't-50000');
-    const shapes = [{}, { contextId: 'ctx-7' }, { status: TaskState.TASK_STATE_COMPLETED }, { statusTimestampAfter: at(10) },
-      { contextId: 'ctx-7', status: TaskState.TASK_STATE_FAILED, statusTimestampAfter: at(10), includeArtifacts: true }];
+    const shapes = [
+      {},
+      { contextId: 'ctx-7' },
+      { status: TaskState.TASK_STATE_COMPLETED },
+      { statusTimestampAfter: at(10) },
+      {
+        contextId: 'ctx-7',
+        status: TaskState.TASK_STATE_FAILED,
+        statusTimestampAfter: at(10),
+        includeArtifacts: true,
+      },
+    ];
     for (const shape of shapes) {
       for (const pageToken of ['', token]) {
-        const { count, page } = listQueries({ tenant: '', owner: 'alice' }, listReq({ ...shape, pageToken }));
+        const { count, page } = listQueries(
+          { tenant: '', owner: 'alice' },
+          listReq({ ...shape, pageToken }),
+        );
         for (const statement of [count, page]) {
-          const plan = (await dataSource.query(`EXPLAIN QUERY PLAN ${statement.sql}`, statement.params)) as { detail: string }[];
+          const plan = (await dataSource.query(
+            `EXPLAIN QUERY PLAN ${statement.sql}`,
+            statement.params,
+          )) as { detail: string }[];
           const details = plan.map((row) => row.detail).join('\n');
           expect(details).toMatch(/^SEARCH a2a_tasks USING (COVERING )?INDEX IDX_a2a_tasks_/);
           expect(details).not.toMatch(/SCAN a2a_tasks|TEMP B-TREE/);
@@ -206,7 +350,11 @@ describe(TypeOrmTaskStore.name, () => {
     it('prunes down to maxTasks once 10% over, oldest terminal tasks first', async () => {
       store = new TypeOrmTaskStore(dataSource, { maxTasks: 10 });
       for (let i = 0; i < 6; i++) await store.save(aTask(`w-${i}`, { seconds: i }), alice);
-      for (let i = 0; i < 5; i++) await store.save(aTask(`c-${i}`, { seconds: 10 + i, state: TaskState.TASK_STATE_COMPLETED }), alice);
+      for (let i = 0; i < 5; i++)
+        await store.save(
+          aTask(`c-${i}`, { seconds: 10 + i, state: TaskState.TASK_STATE_COMPLETED }),
+          alice,
+        );
       expect((await store.list(listReq(), alice)).totalSize).toBe(11);
       await store.save(aTask('c-5', { seconds: 20, state: TaskState.TASK_STATE_CANCELED }), alice);
       const left = await store.list(listReq(), alice);
@@ -237,7 +385,9 @@ describe(TasksModule.name, () => {
 
   it('wires TASK_STORE on a migrated file data source (forRoot)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tasks-module-'));
-    const moduleRef = await Test.createTestingModule({ imports: [TasksModule.forRoot({ path: join(dir, 'db', 't.sqlite3') })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [TasksModule.forRoot({ path: join(dir, 'db', 't.sqlite3') })],
+    }).compile();
     const taskStore = moduleRef.get<TypeOrmTaskStore>(TASK_STORE);
     await taskStore.save(aTask('t-1'), alice);
     expect((await taskStore.load('t-1', alice))!.id).toBe('t-1');
@@ -247,7 +397,13 @@ describe(TasksModule.name, () => {
 
   it('builds the memory-only store from injected config (forRootAsync)', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [TasksModule.forRootAsync({ imports: [FakeConfigModule], inject: [FakeConfig], useFactory: tasksModuleOptionsFrom })],
+      imports: [
+        TasksModule.forRootAsync({
+          imports: [FakeConfigModule],
+          inject: [FakeConfig],
+          useFactory: tasksModuleOptionsFrom,
+        }),
+      ],
     }).compile();
     const taskStore = moduleRef.get<TypeOrmTaskStore>(TASK_STORE);
     await taskStore.save(aTask('t-1'), alice);

@@ -1,4 +1,4 @@
-import { taskStateToJSON } from '@a2a-js/sdk';
+import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { resolveUserScope } from '@a2a-js/sdk/server';
@@ -6,8 +6,8 @@ import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/se
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { fromTaskRow, toTaskEntity } from './task.entity';
-import type { TaskEntity, TaskPayloadRow, TaskScope } from './task.entity';
+import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
+import type { TaskPayloadRow, TaskScope } from './task.entity';
 import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 
 /** Page size when a list request names none (the SDK's `DEFAULT_PAGE_SIZE`). */
@@ -16,31 +16,20 @@ export const DEFAULT_LIST_PAGE_SIZE = 50;
 /** Tasks past this share above `maxTasks` trigger pruning (hysteresis: not every save). */
 export const RETENTION_SLACK = 0.1;
 
-const UPSERT_COLUMNS = [
-  'tenant', 'owner', 'id', 'context_id', 'status_state', 'status_timestamp_ms', 'status',
-  'artifacts', 'history', 'metadata', 'protocol_version', 'created_at_ms', 'updated_at_ms',
-];
-const KEY_COLUMNS = UPSERT_COLUMNS.slice(0, 3);
-const REPLACED_COLUMNS = UPSERT_COLUMNS.filter((c) => !KEY_COLUMNS.includes(c) && c !== 'created_at_ms');
-
-/** The store's only write: one upsert on the primary key; keeps `created_at_ms`. */
-export const UPSERT_TASK_SQL =
-  `INSERT INTO "a2a_tasks" (${UPSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
-  `VALUES (${UPSERT_COLUMNS.map(() => '?').join(', ')}) ` +
-  `ON CONFLICT (${KEY_COLUMNS.map((c) => `"${c}"`).join(', ')}) DO UPDATE SET ` +
-  REPLACED_COLUMNS.map((c) => `"${c}" = excluded."${c}"`).join(', ');
-
 const PAYLOAD_COLUMNS = '"id", "context_id" AS "contextId", "status", "metadata"';
 const LOAD_TASK_SQL =
   `SELECT ${PAYLOAD_COLUMNS}, "artifacts", "history" FROM "a2a_tasks" ` +
   `WHERE "tenant" = ? AND "owner" = ? AND "id" = ?`;
 
-const TERMINAL_STATES = ['COMPLETED', 'FAILED', 'CANCELED', 'REJECTED'].map((s) => `'TASK_STATE_${s}'`);
 const COUNT_ALL_SQL = 'SELECT COUNT(*) AS "total" FROM "a2a_tasks"';
+/** Oldest first by status timestamp, terminal states before all others. */
 const PRUNE_SQL =
   'DELETE FROM "a2a_tasks" WHERE rowid IN (SELECT rowid FROM "a2a_tasks" ORDER BY ' +
-  `CASE WHEN "status_state" IN (${TERMINAL_STATES.join(', ')}) THEN 0 ELSE 1 END, ` +
+  `CASE WHEN "status_state" IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', ` +
+  `'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED') THEN 0 ELSE 1 END, ` +
   '"status_timestamp_ms", "id" LIMIT ?)';
+
+type ListedRow = TaskPayloadRow & { timestampMs: number };
 
 /** A SQL string with its positional parameters. */
 export interface SqlStatement {
@@ -63,15 +52,6 @@ export interface TypeOrmTaskStoreOptions {
   nowMs?: () => number;
 }
 
-/** Row values of {@link UPSERT_TASK_SQL}, in its column order. */
-export function upsertTaskParams(row: TaskEntity): unknown[] {
-  return [
-    row.tenant, row.owner, row.id, row.contextId, row.statusState, row.statusTimestampMs,
-    row.status, row.artifacts, row.history, row.metadata, row.protocolVersion,
-    row.createdAtMs, row.updatedAtMs,
-  ];
-}
-
 /** Opaque list cursor: base64url of `<status timestamp ms>|<task id>` of a page's last row. */
 export function encodePageToken(timestampMs: number, id: string): string {
   return Buffer.from(`${timestampMs}|${id}`, 'utf8').toString('base64url');
@@ -92,51 +72,61 @@ export function decodePageToken(token: string): { timestampMs: number; id: strin
   return { timestampMs, id: match[2] };
 }
 
-/**
- * The count and page statements of a list request; both use one of the list indexes.
- * The page seeks past the cursor with `ts <= ?` (an index bound) and keeps
- * `ts < ? OR id < ?` to break ties, i.e. `(ts, id) < (cursor ts, cursor id)`.
- * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
- */
-export function listQueries(scope: TaskScope, params: ListTasksRequest): { count: SqlStatement; page: SqlStatement; pageSize: number } {
-  const pageSize = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 0) {
-    throw new RequestMalformedError('pageSize must be a non-negative integer');
-  }
+/** The caller's scope plus the request's filters; shared by the count and the page. */
+function listFilter(scope: TaskScope, params: ListTasksRequest): SqlStatement {
   const where = ['"tenant" = ?', '"owner" = ?'];
-  const filter: unknown[] = [scope.tenant, scope.owner];
+  const values: unknown[] = [scope.tenant, scope.owner];
   if (params.contextId) {
     where.push('"context_id" = ?');
-    filter.push(params.contextId);
+    values.push(params.contextId);
   }
-  if (params.status !== undefined && params.status !== 0) {
+  if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED) {
     where.push('"status_state" = ?');
-    filter.push(taskStateToJSON(params.status));
+    values.push(taskStateToJSON(params.status));
   }
   if (params.statusTimestampAfter) {
     const afterMs = Date.parse(params.statusTimestampAfter);
     if (Number.isNaN(afterMs)) throw new RequestMalformedError('Invalid statusTimestampAfter');
     where.push('"status_timestamp_ms" > ?');
-    filter.push(afterMs);
+    values.push(afterMs);
   }
-  const count = { sql: `${COUNT_ALL_SQL} WHERE ${where.join(' AND ')}`, params: filter };
-  const pageWhere = [...where];
-  const pageParams = [...filter];
+  return { sql: where.join(' AND '), params: values };
+}
+
+/**
+ * The count and page statements of a list request; both are ranges of one list index.
+ * The page seeks past the cursor with `ts <= ?` (an index bound; the plain
+ * `ts < ? OR (ts = ? AND id < ?)` makes SQLite walk from the top) and breaks ties with
+ * `ts < ? OR id < ?`: together `(ts, id) < (cursor ts, cursor id)`.
+ * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
+ */
+export function listQueries(
+  scope: TaskScope,
+  params: ListTasksRequest,
+): { count: SqlStatement; page: SqlStatement; pageSize: number } {
+  const pageSize = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 0) {
+    throw new RequestMalformedError('pageSize must be a non-negative integer');
+  }
+  const filter = listFilter(scope, params);
+  const where = [filter.sql];
+  const values = [...filter.params];
   if (params.pageToken) {
     const cursor = decodePageToken(params.pageToken);
-    pageWhere.push('"status_timestamp_ms" <= ? AND ("status_timestamp_ms" < ? OR "id" < ?)');
-    pageParams.push(cursor.timestampMs, cursor.timestampMs, cursor.id);
+    where.push('"status_timestamp_ms" <= ? AND ("status_timestamp_ms" < ? OR "id" < ?)');
+    values.push(cursor.timestampMs, cursor.timestampMs, cursor.id);
   }
   const columns = [PAYLOAD_COLUMNS, '"status_timestamp_ms" AS "timestampMs"'];
   if (params.includeArtifacts) columns.push('"artifacts"');
   if (params.historyLength === undefined || params.historyLength > 0) columns.push('"history"');
-  const page = {
-    sql:
-      `SELECT ${columns.join(', ')} FROM "a2a_tasks" WHERE ${pageWhere.join(' AND ')} ` +
-      'ORDER BY "status_timestamp_ms" DESC, "id" DESC LIMIT ?',
-    params: [...pageParams, pageSize + 1],
+  const page =
+    `SELECT ${columns.join(', ')} FROM "a2a_tasks" WHERE ${where.join(' AND ')} ` +
+    'ORDER BY "status_timestamp_ms" DESC, "id" DESC LIMIT ?';
+  return {
+    count: { sql: `${COUNT_ALL_SQL} WHERE ${filter.sql}`, params: filter.params },
+    page: { sql: page, params: [...values, pageSize + 1] },
+    pageSize,
   };
-  return { count, page, pageSize };
 }
 
 /**
@@ -175,7 +165,7 @@ export class TypeOrmTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const row = toTaskEntity(this.scopeOf(context), task, this.nowMs());
     // better-sqlite3 through TypeORM answers a write with its last insert rowid.
-    const insertRowid: unknown = await this.dataSource.query(UPSERT_TASK_SQL, upsertTaskParams(row));
+    const insertRowid: unknown = await this.dataSource.query(UPSERT_TASK_SQL, taskRowValues(row));
     if (this.maxTasks !== null) await this.enforceRetention(insertRowid, this.maxTasks);
   }
 
@@ -184,9 +174,13 @@ export class TypeOrmTaskStore implements TaskStore {
    * @throws {Error} `task "<id>" is not readable` when its stored JSON is corrupt.
    */
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const scope = this.scopeOf(context);
-    const rows: TaskPayloadRow[] = await this.dataSource.query(LOAD_TASK_SQL, [scope.tenant, scope.owner, taskId]);
-    return rows.length > 0 ? fromTaskRow(rows[0]) : undefined;
+    const { tenant, owner } = this.scopeOf(context);
+    const [row]: TaskPayloadRow[] = await this.dataSource.query(LOAD_TASK_SQL, [
+      tenant,
+      owner,
+      taskId,
+    ]);
+    return row ? fromTaskRow(row) : undefined;
   }
 
   /**
@@ -199,18 +193,19 @@ export class TypeOrmTaskStore implements TaskStore {
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const { count, page, pageSize } = listQueries(this.scopeOf(context), params);
     const [{ total }]: { total: number }[] = await this.dataSource.query(count.sql, count.params);
-    const rows: (TaskPayloadRow & { timestampMs: number })[] = await this.dataSource.query(page.sql, page.params);
+    const rows: ListedRow[] = await this.dataSource.query(page.sql, page.params);
     const pageRows = rows.slice(0, pageSize);
     const tasks: Task[] = [];
     for (const row of pageRows) {
       try {
         tasks.push(fromTaskRow(row));
       } catch (error) {
-        this.logger.error(`Skipping task "${row.id}" in list: it could not be read.`, (error as Error).stack);
+        this.logger.error(`Skipping unreadable task "${row.id}" in list`, (error as Error).stack);
       }
     }
     const last = pageRows.at(-1);
-    const nextPageToken = rows.length > pageSize && last ? encodePageToken(last.timestampMs, last.id) : '';
+    const nextPageToken =
+      rows.length > pageSize && last ? encodePageToken(last.timestampMs, last.id) : '';
     return { tasks, nextPageToken, pageSize, totalSize: Number(total) };
   }
 

@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { toEnv } from '../../src/modules/transport/commands/serve-a2a.command';
+
+const CLI = join(__dirname, '../../dist/cli.js');
+
+/** Runs the built CLI (`npm test` builds first) and returns exit code and output. */
+function superqode(...args: string[]): { status: number | null; out: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error' } });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+describe('superqode serve a2a (built CLI, exit codes)', () => {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` (npm test does)');
+  });
+
+  it('refuses a non-loopback --host without --allow-remote, saying so, exit 1', () => {
+    const r = superqode('serve', 'a2a', '--host', '0.0.0.0', '--port', '0', '--no-task-store');
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/Refusing to bind 0\.0\.0\.0: it is not a loopback address\. Pass --allow-remote/);
+    expect(r.out).not.toMatch(/\bat \S+ \(/); // one line, no stack trace
+  });
+
+  it('refuses an invalid port with the variable named, exit 1', () => {
+    const r = superqode('serve', 'a2a', '--port', 'abc', '--no-task-store');
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/SUPERQODE_A2A_PORT/);
+  });
+
+  it('an unknown flag is refused with a non-zero exit', () => {
+    const r = superqode('serve', 'a2a', '--bogus');
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(/unknown option/i);
+  });
+
+  it('maps flags onto the env schema (--no-task-store, --no-legacy)', () => {
+    expect(toEnv({ taskStore: false, legacy: false, port: 9000, host: '::1' })).toMatchObject({
+      SUPERQODE_A2A_TASK_STORE_ENABLED: false,
+      SUPERQODE_A2A_LEGACY_V03: false,
+      SUPERQODE_A2A_PORT: 9000,
+      SUPERQODE_A2A_HOST: '::1',
+    });
+    expect(toEnv({ taskStore: 'x.sqlite3' }).SUPERQODE_A2A_TASK_STORE_PATH).toBe('x.sqlite3');
+  });
+});

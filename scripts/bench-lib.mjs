@@ -124,8 +124,8 @@ export function memoryOf(pid) {
   }
 }
 
-/** Clock ticks of CPU time (user+system) of a process, from /proc/<pid>/stat; 0 if unreadable. */
-function ticksOf(pid) {
+/** Clock ticks (1/100 s) of CPU time (user+system) of a process, from /proc/<pid>/stat; 0 if unreadable. */
+export function ticksOf(pid) {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');

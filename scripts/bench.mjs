@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import {
   HOST, cpuSnapshot, fmt, foreignLoad, freePorts, hasTaskset, median, memoryOf, onExit, pinSelf, removeDir, sizeOf,
-  sqliteFacts, startChild, stopChild, table, waitReady,
+  sqliteFacts, startChild, stopChild, table, ticksOf, waitReady,
 } from './bench-lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,13 +80,16 @@ async function load(target, ep, seconds) {
   const url = `http://${HOST}:${target.port}${ep.path}`;
   if (!url.startsWith(`http://${HOST}:`)) throw new Error(`refusing non-loopback URL ${url}`);
   const before = cpuSnapshot(ourPids);
+  const serverTicks = ticksOf(target.pid);
   const r = await autocannon({
     url, method: ep.method, headers: ep.headers, body: ep.body, connections: cfg.connections,
     pipelining: 1, duration: seconds, timeout: 10, verifyBody: ep.verify,
   });
   const { otherCpus, stealCpus } = foreignLoad(before, cpuSnapshot(ourPids));
+  // Server CPU per request: robust to other processes' load, unlike req/s (10 ms tick resolution).
+  const cpuUsPerReq = ((ticksOf(target.pid) - serverTicks) * 10_000) / Math.max(1, r.requests.total);
   return {
-    otherCpus, stealCpus, rps: r.requests.average, total: r.requests.total, ok2xx: r['2xx'], non2xx: r.non2xx,
+    otherCpus, stealCpus, cpuUsPerReq, rps: r.requests.average, total: r.requests.total, ok2xx: r['2xx'], non2xx: r.non2xx,
     errors: r.errors, timeouts: r.timeouts, mismatches: r.mismatches, p50: r.latency.p50, p99: r.latency.p99,
     statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count])),
   };
@@ -112,7 +115,7 @@ async function measure(targets) {
     n += 1;
     const bad = m.non2xx + m.errors + m.timeouts + m.mismatches;
     console.error(`[${String(n).padStart(String(total).length)}/${total}] ${ep.id.padEnd(7)} ${t.id.padEnd(11)} ${phase.padEnd(8)} ` +
-      `${fmt(m.rps).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  other CPU ${fmt(m.otherCpus, 2)} steal ${fmt(m.stealCpus, 2)}${bad ? `  BAD ${JSON.stringify(m.statusCodes)} err ${m.errors} to ${m.timeouts} mismatch ${m.mismatches}` : ''}`);
+      `${fmt(m.rps).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${fmt(m.cpuUsPerReq)} µs/req  other CPU ${fmt(m.otherCpus, 2)} steal ${fmt(m.stealCpus, 2)}${bad ? `  BAD ${JSON.stringify(m.statusCodes)} err ${m.errors} to ${m.timeouts} mismatch ${m.mismatches}` : ''}`);
   };
   for (const ep of ENDPOINTS) {
     if (cfg.warmupS > 0) for (const t of targets) {
@@ -142,6 +145,7 @@ function summarise(runs, targets) {
       endpoint: ep.id, target: t.id, rpsMedian: median(ms.map((r) => r.rps)),
       rpsMin: Math.min(...ms.map((r) => r.rps)), rpsMax: Math.max(...ms.map((r) => r.rps)),
       p50Median: median(ms.map((r) => r.p50)), p99Median: median(ms.map((r) => r.p99)), p99Max: Math.max(...ms.map((r) => r.p99)),
+      cpuUsPerReqMedian: median(ms.map((r) => r.cpuUsPerReq)),
       otherCpusMedian: median(ms.map((r) => r.otherCpus)), otherCpusMax: Math.max(...ms.map((r) => r.otherCpus)),
       non2xx: sum('non2xx'), errors: sum('errors'), timeouts: sum('timeouts'), mismatches: sum('mismatches'), ok2xx: sum('ok2xx'),
     });
@@ -150,12 +154,15 @@ function summarise(runs, targets) {
   for (const ep of ENDPOINTS) for (const id of ['ours-sqlite', 'ours-memory']) {
     const get = (tid) => rows.find((r) => r.endpoint === ep.id && r.target === tid);
     const perRound = [];
+    const cpuRatio = [];
     for (let round = 1; round <= cfg.rounds; round++) {
       const rps = (tid) => runs.find((r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup).rps;
       perRound.push(rps(id) / rps('express'));
+      const cpu = (tid) => runs.find((r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup).cpuUsPerReq;
+      cpuRatio.push(cpu('express') / cpu(id));
     }
     ratios.push({ endpoint: ep.id, target: id, ofMedians: get(id).rpsMedian / get('express').rpsMedian,
-      perRoundMedian: median(perRound), perRoundMin: Math.min(...perRound), perRoundMax: Math.max(...perRound),
+      perRoundMedian: median(perRound), perRoundMin: Math.min(...perRound), perRoundMax: Math.max(...perRound), cpuRatioMedian: median(cpuRatio),
       goal: GOALS[ep.id]?.[id] ?? null });
   }
   return { rows, ratios };
@@ -165,22 +172,24 @@ function report({ rows, ratios }, targets, servers, sizes, sqlite) {
   const label = (id) => targets.find((t) => t.id === id).label;
   const epLabel = (id) => ENDPOINTS.find((e) => e.id === id).label;
   console.log(`\n## Results (${cfg.rounds} rounds × ${cfg.durationS} s, ${cfg.connections} connections${pin ? `, servers on CPU ${cfg.serverCpu}, autocannon on CPU ${cfg.clientCpu}` : ', NOT pinned'})\n`);
-  console.log(table(['endpoint', 'target', 'req/s median', 'min–max', 'p50 ms', 'p99 ms median (max)', 'non-2xx', 'err/timeout/bad body', 'resp bytes', 'other CPU med (max)'],
+  console.log(table(['endpoint', 'target', 'req/s median', 'min–max', 'p50 ms', 'p99 ms median (max)', 'non-2xx', 'err/timeout/bad body', 'resp bytes', 'server CPU µs/req', 'other CPU med (max)'],
     rows.map((r) => [epLabel(r.endpoint), label(r.target), fmt(r.rpsMedian), `${fmt(r.rpsMin)}–${fmt(r.rpsMax)}`, fmt(r.p50Median, 1),
-      `${fmt(r.p99Median, 1)} (${fmt(r.p99Max)})`, fmt(r.non2xx), `${r.errors}/${r.timeouts}/${r.mismatches}`, fmt(sizes[`${r.target}/${r.endpoint}`]),
+      `${fmt(r.p99Median, 1)} (${fmt(r.p99Max)})`, fmt(r.non2xx), `${r.errors}/${r.timeouts}/${r.mismatches}`, fmt(sizes[`${r.target}/${r.endpoint}`]), fmt(r.cpuUsPerReqMedian),
       `${fmt(r.otherCpusMedian, 2)} (${fmt(r.otherCpusMax, 2)})`]),
-    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
   const busiest = Math.max(...rows.map((r) => r.otherCpusMax));
   if (busiest > 0.1) {
     console.log(`\nWARNING: other processes used up to ${fmt(busiest, 2)} CPUs during measured runs ("other CPU", ` +
       'in CPUs of this machine): the figures are contaminated; compare only rows with low values, or rerun on a quiet machine.');
   }
   console.log('\n## Ours ÷ SDK Express (req/s)\n');
-  console.log(table(['endpoint', 'ours', 'ratio of medians', 'per-round ratio median (min–max)', 'goal', 'met?'],
+  console.log(table(['endpoint', 'ours', 'ratio of medians', 'per-round ratio median (min–max)', 'CPU/req ratio (express ÷ ours)', 'goal', 'met?'],
     ratios.map((r) => [epLabel(r.endpoint), label(r.target), `${fmt(r.ofMedians, 2)}×`,
-      `${fmt(r.perRoundMedian, 2)}× (${fmt(r.perRoundMin, 2)}–${fmt(r.perRoundMax, 2)})`,
+      `${fmt(r.perRoundMedian, 2)}× (${fmt(r.perRoundMin, 2)}–${fmt(r.perRoundMax, 2)})`, `${fmt(r.cpuRatioMedian, 2)}×`,
       r.goal ? `≥ ${r.goal}×` : '—', r.goal ? (r.ofMedians >= r.goal ? 'yes' : 'NO') : '']),
-    ['l', 'l', 'r', 'r', 'r', 'l']));
+    ['l', 'l', 'r', 'r', 'r', 'r', 'l']));
+  console.log('\n"met?" judges the ratio of req/s medians. The CPU/req ratio is the same comparison measured as server ' +
+    'CPU time per request, which other processes on the machine disturb much less.');
   console.log('\n## Server memory after the run\n');
   console.log(table(['target', 'pid', 'RSS MiB', 'peak RSS MiB'],
     servers.map((s) => [label(s.id), s.pid, fmt(s.mem?.rssMiB, 1), fmt(s.mem?.peakRssMiB, 1)]), ['l', 'r', 'r', 'r']));
@@ -209,6 +218,7 @@ async function main() {
   const targets = targetsFor(tmp, await freePorts(3));
   const servers = targets.map((t) => ({ id: t.id, ...startChild(t.id, t.cmd, t.args, { env: t.env, cwd: root, cpu: pin ? cfg.serverCpu : undefined }) }));
   ourPids.push(...servers.map((s) => s.pid));
+  servers.forEach((s, i) => { targets[i].pid = s.pid; });
   await Promise.all(servers.map((s, i) => waitReady(s, `http://${HOST}:${targets[i].port}${targets[i].health}`)));
   const sizes = await precheck(targets);
   const runs = await measure(targets);

@@ -1,8 +1,8 @@
-import { ConsoleLogger, LogLevel } from '@nestjs/common';
+import { ConsoleLogger, LogLevel, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { A2aConfig, assertBindAllowed } from './config/a2a.config';
+import { A2aConfig, assertBindAllowed, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
 import { Env, RawEnv } from './config/env.schema';
 import { loadEnv } from './config/load-env';
 import type { A2aFallbackExceptionFilter } from './modules/transport/a2a-fallback-exception.filter';
@@ -10,13 +10,16 @@ import type { A2aFallbackExceptionFilter } from './modules/transport/a2a-fallbac
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
- * The Fastify adapter for a configuration: body limit (bytes) and, at debug level, Fastify's
+ * The Fastify adapter for a configuration: body limit (bytes), trusted proxy hops and, at debug level, Fastify's
  * request log (pino JSON) with `Authorization` and cookies redacted.
  */
 export function adapterFor(env: Env): FastifyAdapter {
   const level = env.SUPERQODE_A2A_LOG_LEVEL;
+  const hops = trustedProxyHops(env.SUPERQODE_A2A_TRUSTED_PROXY_HOPS, env.SUPERQODE_A2A_ALLOW_REMOTE);
   return new FastifyAdapter({
     bodyLimit: env.SUPERQODE_A2A_MAX_BODY_BYTES,
+    // request.ip honours X-Forwarded-For only through this many trusted proxies.
+    trustProxy: hops > 0 ? hops : false,
     logger:
       level === 'debug' || level === 'verbose'
         ? { level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] }
@@ -67,6 +70,9 @@ export async function createApp(overrides: RawEnv = {}): Promise<NestFastifyAppl
 export async function startServer(overrides: RawEnv = {}): Promise<{ app: NestFastifyApplication; url: string }> {
   const app = await createApp(overrides);
   const config = app.get(A2aConfig);
+  const publicUrlGiven = loadEnv(overrides).SUPERQODE_A2A_PUBLIC_URL !== undefined;
+  const logger = new Logger('Bootstrap');
+  for (const warning of remoteBindWarnings(config, publicUrlGiven)) logger.warn(warning);
   await app.listen(config.port, config.host);
   return { app, url: config.publicUrl };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Env } from './env.schema';
+import { constantTimeEquals } from '../common/auth/constant-time';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
 
@@ -39,6 +40,18 @@ export class A2aConfig {
   readonly maxBodyBytes: number;
   readonly shortlistEnabled: boolean;
   readonly logLevel: Env['SUPERQODE_A2A_LOG_LEVEL'];
+  /** Operator token, in a private field so logging or serialising the config never shows it. */
+  readonly #operatorToken: string | undefined;
+  /** An API-key signing secret is configured (the secret itself stays in ApiKeysService). */
+  readonly keySecretConfigured: boolean;
+  readonly allowAnonymous: boolean;
+  /** Per-minute request ceilings per caller; 0 = off. */
+  readonly anonymousPerMinute: number;
+  readonly keyedPerMinute: number;
+  /** Per-day ceiling across all callers; 0 = off. */
+  readonly globalPerDay: number;
+  /** X-Forwarded-For hops trusted for the client address (1 with allowRemote, else 0, unless set). */
+  readonly trustedProxyHops: number;
 
   constructor(config: ConfigService) {
     const env = <K extends keyof Env>(key: K): Env[K] => config.get(key) as Env[K];
@@ -57,5 +70,48 @@ export class A2aConfig {
     this.maxBodyBytes = env('SUPERQODE_A2A_MAX_BODY_BYTES');
     this.shortlistEnabled = env('SUPERQODE_A2A_SHORTLIST_ENABLED');
     this.logLevel = env('SUPERQODE_A2A_LOG_LEVEL');
+    this.#operatorToken = env('SUPERQODE_A2A_TOKEN');
+    this.keySecretConfigured = env('SUPERQODE_A2A_KEY_SECRET') !== undefined;
+    this.allowAnonymous = env('SUPERQODE_A2A_ALLOW_ANONYMOUS');
+    this.anonymousPerMinute = env('SUPERQODE_A2A_ANONYMOUS_PER_MINUTE');
+    this.keyedPerMinute = env('SUPERQODE_A2A_KEYED_PER_MINUTE');
+    this.globalPerDay = env('SUPERQODE_A2A_GLOBAL_PER_DAY');
+    this.trustedProxyHops = trustedProxyHops(env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'), this.allowRemote);
   }
+
+  /** An operator token is configured. */
+  get operatorTokenConfigured(): boolean {
+    return this.#operatorToken !== undefined;
+  }
+
+  /** Whether `candidate` is the operator token (constant-time; false when none is configured). */
+  matchesOperatorToken(candidate: string): boolean {
+    return this.#operatorToken !== undefined && constantTimeEquals(candidate, this.#operatorToken);
+  }
+
+  /** A credential can be presented (operator token or API keys): the card advertises bearer auth. */
+  get credentialsConfigured(): boolean {
+    return this.operatorTokenConfigured || this.keySecretConfigured;
+  }
+}
+
+/** Trusted proxy hops: the explicit setting, else one proxy for remote binds, none on loopback. */
+export function trustedProxyHops(configured: number | undefined, allowRemote: boolean): number {
+  return configured ?? (allowRemote ? 1 : 0);
+}
+
+/**
+ * Start-up warnings for a remote bind: a card that would advertise a loopback URL, and a server
+ * where every caller is anonymous. Empty on loopback.
+ */
+export function remoteBindWarnings(config: A2aConfig, publicUrlGiven: boolean): string[] {
+  if (isLoopbackHost(config.host)) return [];
+  const warnings: string[] = [];
+  if (!publicUrlGiven) {
+    warnings.push(`No --public-url: the Agent Card advertises ${config.publicUrl}, which remote clients may not reach.`);
+  }
+  if (!config.credentialsConfigured) {
+    warnings.push('No --token nor SUPERQODE_A2A_KEY_SECRET: every caller is anonymous.');
+  }
+  return warnings;
 }

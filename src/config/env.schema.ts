@@ -30,6 +30,25 @@ export const envSchema = z.object({
   SUPERQODE_A2A_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1_048_576),
   /** Serve the harness-shortlist skill. */
   SUPERQODE_A2A_SHORTLIST_ENABLED: bool.default(true),
+  /** Operator token (`--token`); compared in constant time; never logged nor shown in the card. */
+  SUPERQODE_A2A_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** HMAC secret that signs API keys (`a2a-keys secret` makes one); absent = every key rejected. */
+  SUPERQODE_A2A_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Revoked API key ids (`kid`), comma-separated. */
+  SUPERQODE_A2A_REVOKED_KEYS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+  /** Serve callers without a credential (anonymous tier). */
+  SUPERQODE_A2A_ALLOW_ANONYMOUS: bool.default(true),
+  /** Requests per minute per anonymous caller (0 = no limit). */
+  SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+  /** Requests per minute per keyed caller (0 = no limit). */
+  SUPERQODE_A2A_KEYED_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Requests per UTC day across all callers, operator included (0 = no limit). */
+  SUPERQODE_A2A_GLOBAL_PER_DAY: z.coerce.number().int().min(0).default(5000),
+  /** Proxy hops whose X-Forwarded-For is trusted (default: 1 with allowRemote, else 0). */
+  SUPERQODE_A2A_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });

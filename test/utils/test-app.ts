@@ -47,6 +47,10 @@ export async function startTestServer(
     SUPERQODE_A2A_PORT: port,
     SUPERQODE_A2A_TASK_STORE_PATH: join(dir, 'tasks.sqlite3'),
     SUPERQODE_A2A_LOG_LEVEL: 'error',
+    // Suites that are not about rate limits run without ceilings; rate-limit suites set them.
+    SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0,
+    SUPERQODE_A2A_KEYED_PER_MINUTE: 0,
+    SUPERQODE_A2A_GLOBAL_PER_DAY: 0,
     ...env,
   };
   const resolved = loadEnv(overrides);

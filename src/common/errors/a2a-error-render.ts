@@ -66,6 +66,16 @@ function semantic(err: unknown): A2AError | Error {
 }
 
 /**
+ * JSON-RPC codes for transport rejections, in the implementation-defined server range
+ * (-32000..-32099, JSON-RPC 2.0 §5.1) outside A2A's own -32001..-32009. Documented in the README.
+ */
+export const TRANSPORT_JSON_RPC_CODES: Readonly<Record<number, number>> = {
+  401: -32040, // Unauthenticated
+  403: -32043, // Forbidden
+  429: -32029, // Too many requests
+};
+
+/**
  * Renders any error for the JSON-RPC binding. A2A errors: HTTP 200 with the SDK's code
  * (`toJsonRpcError`, or the 0.3 mapper); internal errors: HTTP 500, -32603, no details;
  * transport rejections keep their HTTP status with an `-32600` envelope.
@@ -76,7 +86,10 @@ export function renderJsonRpcError(err: unknown, legacy: boolean): RenderedError
   if (rejection) {
     return {
       status: rejection.status,
-      body: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: rejection.message },
+      body: {
+        code: TRANSPORT_JSON_RPC_CODES[rejection.status] ?? A2A_ERROR_CODE.INVALID_REQUEST,
+        message: rejection.message,
+      },
       headers: rejection.headers,
     };
   }

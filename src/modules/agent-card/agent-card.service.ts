@@ -66,6 +66,22 @@ export class AgentCardService {
       : this.dualVariant;
   }
 
+  /**
+   * Bearer auth is advertised once a credential can be presented (operator token or API keys);
+   * it is required (`securityRequirements`) only when anonymous access is off. No secret appears.
+   */
+  private security(): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
+    if (!this.config.credentialsConfigured) return { securitySchemes: {}, securityRequirements: [] };
+    const description = this.config.allowAnonymous
+      ? 'Optional: a signed API key (sqk_live_…) or operator token raises rate limits; without one the caller is anonymous.'
+      : 'Required: a signed API key (sqk_live_…) or the operator token.';
+    const scheme = { $case: 'httpAuthSecurityScheme' as const, value: { description, scheme: 'Bearer', bearerFormat: 'sqk API key' } };
+    return {
+      securitySchemes: { [BEARER_SCHEME]: { scheme } },
+      securityRequirements: this.config.allowAnonymous ? [] : [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
+    };
+  }
+
   private build(skills: SkillRouter): AgentCard {
     const url = this.config.publicUrl;
     const iface = (protocolBinding: string, protocolVersion: string): AgentInterface => ({
@@ -88,8 +104,7 @@ export class AgentCardService {
       documentationUrl: 'https://docs.superqode.dev/',
       iconUrl: `${url}${ICON_PATH}`,
       capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-      securitySchemes: {},
-      securityRequirements: [],
+      ...this.security(),
       defaultInputModes: ['text/plain', 'application/json'],
       defaultOutputModes: ['text/plain', 'application/json'],
       skills: skills.served().map((s) => s.card()),
@@ -98,18 +113,35 @@ export class AgentCardService {
   }
 }
 
+/** Name of the bearer scheme in `securitySchemes`. */
+export const BEARER_SCHEME = 'bearer';
+
 function variant(doc: Record<string, unknown>): CardVariant {
   const body = JSON.stringify(doc);
   const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
   return { body, etag };
 }
 
-/** Adds the A2A 0.3 top-level fields; every 1.0 field stays as it is. */
+/**
+ * Adds the A2A 0.3 top-level fields; every 1.0 field stays as it is. Security schemes also get
+ * their 0.3 (OpenAPI-style) members beside the 1.0 ones, and `security` mirrors
+ * `securityRequirements`, so a 0.3 client reads the same document (SDK `toCompatAgentCard` mapping).
+ */
 function withLegacyFields(strict: Record<string, unknown>, url: string): Record<string, unknown> {
-  return {
-    ...strict,
-    url,
-    preferredTransport: BINDING_JSONRPC,
-    protocolVersion: PROTOCOL_V03,
-  };
+  const dual: Record<string, unknown> = { ...strict, url, preferredTransport: BINDING_JSONRPC, protocolVersion: PROTOCOL_V03 };
+  const schemes = strict.securitySchemes as Record<string, { httpAuthSecurityScheme?: Record<string, string> }> | undefined;
+  if (schemes && Object.keys(schemes).length > 0) {
+    dual.securitySchemes = Object.fromEntries(
+      Object.entries(schemes).map(([name, s]) => {
+        const http = s.httpAuthSecurityScheme;
+        const v03 = http ? { type: 'http', scheme: http.scheme.toLowerCase(), bearerFormat: http.bearerFormat, description: http.description } : {};
+        return [name, { ...s, ...v03 }];
+      }),
+    );
+  }
+  const requirements = strict.securityRequirements as { schemes: Record<string, { list?: string[] }> }[] | undefined;
+  if (requirements?.length) {
+    dual.security = requirements.map((r) => Object.fromEntries(Object.entries(r.schemes).map(([k, v]) => [k, v.list ?? []])));
+  }
+  return dual;
 }

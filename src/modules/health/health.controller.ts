@@ -6,6 +6,7 @@ import { Public } from '../../common/decorators/public.decorator';
 import { AgentCardService } from '../agent-card/agent-card.service';
 import { TASKS_CONNECTION } from '../tasks/tasks.constants';
 import { PACKAGE_VERSION } from './package-version';
+import { BoundedThrottlerStorage, ThrottleStats } from '../auth/bounded-throttler.storage';
 
 /** `/health` body. */
 export interface HealthReport {
@@ -15,6 +16,8 @@ export interface HealthReport {
   interfaces: { protocolBinding: string; protocolVersion: string; url: string }[];
   skills: string[];
   taskStore: { durable: boolean; reachable: boolean };
+  /** Rate-limit counters: callers with a live per-minute window, requests in the daily window. */
+  rateLimits: ThrottleStats;
 }
 
 /**
@@ -28,6 +31,7 @@ export class HealthController {
     private readonly config: A2aConfig,
     private readonly cards: AgentCardService,
     @InjectDataSource(TASKS_CONNECTION) private readonly tasksDb: DataSource,
+    private readonly throttles: BoundedThrottlerStorage,
   ) {}
 
   @Get()
@@ -45,6 +49,7 @@ export class HealthController {
       })),
       skills: card.skills.map((s) => s.id),
       taskStore: { durable: this.config.taskStorePath !== null, reachable },
+      rateLimits: this.throttles.stats(),
     };
   }
 }

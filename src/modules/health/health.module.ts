@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AgentCardModule } from '../agent-card/agent-card.module';
 import { HealthController } from './health.controller';
+import { RateLimitStorageModule } from '../auth/rate-limit-storage.module';
 
 /** `GET|HEAD /health`. */
-@Module({ imports: [AgentCardModule], controllers: [HealthController] })
+@Module({ imports: [AgentCardModule, RateLimitStorageModule], controllers: [HealthController] })
 export class HealthModule {}

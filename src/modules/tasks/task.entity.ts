@@ -124,7 +124,7 @@ function decode(value: string | null | undefined): unknown {
 
 /**
  * Maps an SDK task to its row through `Task.toJSON` (enums as names, raw bytes as base64).
- * @param nowMs - Save time, epoch ms; fills both bookkeeping columns (an upsert keeps `createdAtMs`).
+ * @param nowMs - Save time, epoch ms, for both bookkeeping columns (upserts keep `createdAtMs`).
  * @throws {Error} The task has no string id.
  */
 export function toTaskEntity(scope: TaskScope, task: Task, nowMs: number): TaskEntity {

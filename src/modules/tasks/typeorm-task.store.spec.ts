@@ -13,7 +13,12 @@ import { taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TASK_STORE } from './tasks.constants';
 import { TasksModule, tasksModuleOptionsFrom } from './tasks.module';
-import { encodePageToken, listQueries, TypeOrmTaskStore } from './typeorm-task.store';
+import {
+  decodePageToken,
+  encodePageToken,
+  listQueries,
+  TypeOrmTaskStore,
+} from './typeorm-task.store';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
@@ -214,6 +219,8 @@ describe(TypeOrmTaskStore.name, () => {
       expect([first.totalSize, second.totalSize, third.totalSize]).toEqual([10, 10, 11]);
       expect(second.nextPageToken).toBe(encodePageToken(Date.parse(at(2)), 'd'));
       expect(third.nextPageToken).toBe('');
+      const preEpoch = { timestampMs: -86_400_000, id: 'x|y' }; // ids may hold the separator
+      expect(decodePageToken(encodePageToken(preEpoch.timestampMs, preEpoch.id))).toEqual(preEpoch);
       expect(third.pageSize).toBe(4);
       const again = await store.list(
         listReq({ pageSize: 4, pageToken: first.nextPageToken }),
@@ -385,14 +392,17 @@ describe(TasksModule.name, () => {
 
   it('wires TASK_STORE on a migrated file data source (forRoot)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tasks-module-'));
-    const moduleRef = await Test.createTestingModule({
-      imports: [TasksModule.forRoot({ path: join(dir, 'db', 't.sqlite3') })],
-    }).compile();
-    const taskStore = moduleRef.get<TypeOrmTaskStore>(TASK_STORE);
-    await taskStore.save(aTask('t-1'), alice);
-    expect((await taskStore.load('t-1', alice))!.id).toBe('t-1');
-    await moduleRef.close();
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      const moduleRef = await Test.createTestingModule({
+        imports: [TasksModule.forRoot({ path: join(dir, 'db', 't.sqlite3') })],
+      }).compile();
+      const taskStore = moduleRef.get<TypeOrmTaskStore>(TASK_STORE);
+      await taskStore.save(aTask('t-1'), alice);
+      expect((await taskStore.load('t-1', alice))!.id).toBe('t-1');
+      await moduleRef.close(); // closes the data source (found by name at shutdown)
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('builds the memory-only store from injected config (forRootAsync)', async () => {

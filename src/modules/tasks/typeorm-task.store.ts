@@ -40,10 +40,9 @@ export interface SqlStatement {
 /** Construction options of {@link TypeOrmTaskStore}. */
 export interface TypeOrmTaskStoreOptions {
   /**
-   * Row cap over all tenants and owners, or null/absent for none (durable mode). When the
-   * table exceeds it by more than 10%, the oldest rows by status timestamp go first,
-   * terminal states (completed, failed, canceled, rejected) before any other. Intended
-   * for the memory-only mode; a positive integer.
+   * Row cap (positive integer) over all tenants and owners, meant for the memory-only mode;
+   * null/absent: none. Past 10% over, the oldest rows by status timestamp are deleted down
+   * to the cap, terminal states (completed, failed, canceled, rejected) before any other.
    */
   maxTasks?: number | null;
   /** Owner of a call; default the SDK's `resolveUserScope` (`user.userName || 'unknown'`). */
@@ -57,13 +56,16 @@ export function encodePageToken(timestampMs: number, id: string): string {
   return Buffer.from(`${timestampMs}|${id}`, 'utf8').toString('base64url');
 }
 
+/** A decoded cursor: integer epoch ms (negative before 1970), `|`, then the task id. */
+const CURSOR_PATTERN = /^(-?(?:0|[1-9]\d{0,15}))\|([\s\S]*)$/;
+
 /**
  * Reads a cursor made by {@link encodePageToken}.
  * @throws {RequestMalformedError} Not base64url, or not `<ms>|<id>` once decoded.
  */
 export function decodePageToken(token: string): { timestampMs: number; id: string } {
   const match = /^[A-Za-z0-9_-]+$/.test(token)
-    ? /^(0|[1-9]\d{0,15})\|([\s\S]*)$/.exec(Buffer.from(token, 'base64url').toString('utf8'))
+    ? CURSOR_PATTERN.exec(Buffer.from(token, 'base64url').toString('utf8'))
     : null;
   const timestampMs = Number(match?.[1]);
   if (!match || !Number.isSafeInteger(timestampMs)) {

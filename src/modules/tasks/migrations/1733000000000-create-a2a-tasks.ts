@@ -13,7 +13,8 @@ export class CreateA2aTasks1733000000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE IF NOT EXISTS "a2a_tasks" (` +
         `"tenant" text NOT NULL, "owner" text NOT NULL, "id" text NOT NULL, ` +
-        `"context_id" text NOT NULL, "status_state" text, "status_timestamp_ms" integer NOT NULL, ` +
+        `"context_id" text NOT NULL, "status_state" text, ` +
+        `"status_timestamp_ms" integer NOT NULL, ` +
         `"status" text, "artifacts" text, "history" text, "metadata" text, ` +
         `"protocol_version" text NOT NULL, "created_at_ms" integer NOT NULL, ` +
         `"updated_at_ms" integer NOT NULL, PRIMARY KEY ("tenant", "owner", "id"))`,

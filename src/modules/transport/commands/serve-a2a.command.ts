@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { RawEnv } from '../../../config/env.schema';
 import { startServer } from '../../../bootstrap';
+import { exportAgentCard } from '../../agent-card/export-agent-card';
 
 /** Flags of `superqode serve a2a`, as parsed by nest-commander. */
 interface ServeA2aOptions {
@@ -12,6 +13,13 @@ interface ServeA2aOptions {
   legacy?: boolean;
   cardCacheMaxAge?: number;
   allowRemote?: boolean;
+  token?: string;
+  anonymous?: boolean;
+  anonymousPerMinute?: number;
+  keyedPerMinute?: number;
+  globalPerDay?: number;
+  trustedProxyHops?: number;
+  exportAgentCard?: string;
 }
 
 /**
@@ -24,6 +32,11 @@ export class ServeA2aCommand extends CommandRunner {
   private readonly logger = new Logger('serve a2a');
 
   async run(_args: string[], options: ServeA2aOptions = {}): Promise<void> {
+    if (options.exportAgentCard) {
+      await exportAgentCard(toEnv(options), options.exportAgentCard);
+      process.stdout.write(`Agent Card written to ${options.exportAgentCard}\n`);
+      return;
+    }
     const { url } = await startServer(toEnv(options));
     this.logger.log(`SuperQode A2A agent listening on ${url}`);
     process.stdout.write(`Agent Card: ${url}/.well-known/agent-card.json\n`);
@@ -69,6 +82,41 @@ export class ServeA2aCommand extends CommandRunner {
   parseAllowRemote(): boolean {
     return true;
   }
+
+  @Option({ flags: '--token <token>', description: 'operator token (or SUPERQODE_A2A_TOKEN); 16+ characters' })
+  parseToken(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--no-anonymous', description: 'refuse callers without a credential (401)' })
+  parseNoAnonymous(): boolean {
+    return false;
+  }
+
+  @Option({ flags: '--anonymous-per-minute <n>', description: 'requests per minute per anonymous caller (0 = off)' })
+  parseAnonymousPerMinute(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--keyed-per-minute <n>', description: 'requests per minute per API key (0 = off)' })
+  parseKeyedPerMinute(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--global-per-day <n>', description: 'requests per day across all callers (0 = off)' })
+  parseGlobalPerDay(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--trusted-proxy-hops <n>', description: 'X-Forwarded-For hops to trust (default 1 with --allow-remote, else 0)' })
+  parseTrustedProxyHops(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--export-agent-card <file>', description: 'write the Agent Card this configuration serves, then exit' })
+  parseExportAgentCard(v: string): string {
+    return v;
+  }
 }
 
 /** `superqode serve`: parent of `serve a2a`. */
@@ -91,5 +139,11 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_LEGACY_V03: o.legacy === false ? false : undefined,
     SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: o.cardCacheMaxAge,
     SUPERQODE_A2A_ALLOW_REMOTE: o.allowRemote,
+    SUPERQODE_A2A_TOKEN: o.token,
+    SUPERQODE_A2A_ALLOW_ANONYMOUS: o.anonymous === false ? false : undefined,
+    SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: o.anonymousPerMinute,
+    SUPERQODE_A2A_KEYED_PER_MINUTE: o.keyedPerMinute,
+    SUPERQODE_A2A_GLOBAL_PER_DAY: o.globalPerDay,
+    SUPERQODE_A2A_TRUSTED_PROXY_HOPS: o.trustedProxyHops,
   };
 }

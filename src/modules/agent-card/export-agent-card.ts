@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { writeFileSync } from 'node:fs';
+import { A2aConfigModule } from '../../config/a2a-config.module';
+import { RawEnv } from '../../config/env.schema';
+import { AgentCardModule } from './agent-card.module';
+import { AgentCardService } from './agent-card.service';
+
+/**
+ * Writes the exact bytes a header-less `GET /.well-known/agent-card.json` would return for this
+ * configuration (same builder as the server; nothing listens, no task store is opened).
+ * @param overrides - The same settings `serve a2a` would use (public URL, legacy, credentials).
+ * @param file - Output path; overwritten.
+ * @returns The bytes written.
+ * @throws {Error} Invalid configuration, refused bind, or an unwritable file.
+ */
+export async function exportAgentCard(overrides: RawEnv, file: string): Promise<string> {
+  @Module({ imports: [A2aConfigModule.forRoot(overrides), AgentCardModule] })
+  class CardExportModule {}
+  const ctx = await NestFactory.createApplicationContext(CardExportModule, { logger: ['error'], abortOnError: false });
+  try {
+    const body = ctx.get(AgentCardService).variantFor(undefined).body;
+    writeFileSync(file, body);
+    return body;
+  } finally {
+    await ctx.close();
+  }
+}

@@ -1,0 +1,85 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ThrottlerGuard, ThrottlerModuleOptions, ThrottlerStorage, getOptionsToken, getStorageToken } from '@nestjs/throttler';
+import type { ThrottlerLimitDetail } from '@nestjs/throttler';
+import type { FastifyRequest } from 'fastify';
+import { A2aConfig } from '../../config/a2a.config';
+import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
+import { tooManyRequests } from '../../common/errors/http-rejections';
+
+/** Names of the two windows. */
+export const CALLER_THROTTLER = 'caller';
+export const GLOBAL_THROTTLER = 'global';
+
+/**
+ * Rate limits after authentication: a per-caller window (anonymous and keyed figures per minute;
+ * the operator is exempt) and a global daily ceiling every tier counts against. The caller window
+ * is checked first, so a request it refuses never consumes the global budget. Public routes
+ * (discovery, health) are never throttled. Over a limit: 429 naming the limit, `Retry-After`.
+ * @see docs: issue #3 (rate limits); @nestjs/throttler ThrottlerGuard.
+ */
+@Injectable()
+export class A2aThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @Inject(getOptionsToken()) options: ThrottlerModuleOptions,
+    @Inject(getStorageToken()) storage: ThrottlerStorage,
+    reflector: Reflector,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]) === true;
+  }
+
+  protected override async throwThrottlingException(
+    _context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    const isGlobal = detail.key.startsWith(`${GLOBAL_THROTTLER}|`);
+    const message = isGlobal
+      ? `Global daily ceiling of ${detail.limit} requests reached; try again later.`
+      : `Per-caller limit of ${detail.limit} requests per minute reached.`;
+    throw tooManyRequests(message, detail.timeToBlockExpire);
+  }
+}
+
+/** Per-caller tracker: the API key id, `operator`, or the client address. */
+export function callerTracker(req: FastifyRequest): string {
+  const p = req.principal;
+  if (p?.keyId) return `key:${p.keyId}`;
+  if (p?.tier === 'operator') return 'operator';
+  return `ip:${req.ip}`;
+}
+
+/** Throttler module options from the configuration (0 turns a ceiling off). */
+export function throttlerOptions(config: A2aConfig, storage: ThrottlerStorage): ThrottlerModuleOptions {
+  const callerLimit = (ctx: ExecutionContext): number => {
+    const tier = ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
+    return tier === 'keyed' ? config.keyedPerMinute : config.anonymousPerMinute;
+  };
+  return {
+    storage,
+    setHeaders: false,
+    generateKey: (_ctx, tracker, name) => `${name}|${tracker}`,
+    throttlers: [
+      {
+        name: CALLER_THROTTLER,
+        ttl: 60_000,
+        limit: callerLimit,
+        getTracker: (req) => callerTracker(req as FastifyRequest),
+        skipIf: (ctx) => {
+          const tier = ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
+          return tier === 'operator' || callerLimit(ctx) === 0;
+        },
+      },
+      {
+        name: GLOBAL_THROTTLER,
+        ttl: 86_400_000,
+        limit: config.globalPerDay,
+        getTracker: () => 'all',
+        skipIf: () => config.globalPerDay === 0,
+      },
+    ],
+  };
+}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../../common/runtime/clock';
+import {
+  ApiKeyError,
+  ApiKeyErrorCode,
+  ApiKeyVerification,
+  IssueApiKeyOptions,
+  IssuedApiKey,
+  issueApiKey,
+  verifyApiKey,
+} from './api-key';
+
+/**
+ * The API-key settings, read from the validated environment (`@nestjs/config`):
+ * SUPERQODE_A2A_KEY_SECRET, SUPERQODE_A2A_REVOKED_KEYS and whether SUPERQODE_A2A_TOKEN is set.
+ * The secret sits in an ECMAScript private field, so logging or serialising this object never
+ * shows it.
+ */
+@Injectable()
+export class ApiKeysConfig {
+  readonly #secret: string | undefined;
+  /** Revoked key ids (`kid`), from the comma-separated SUPERQODE_A2A_REVOKED_KEYS. */
+  readonly revokedKeyIds: ReadonlySet<string>;
+  /** True when an operator token (SUPERQODE_A2A_TOKEN) is set; its value is not kept here. */
+  readonly operatorTokenConfigured: boolean;
+
+  constructor(config: ConfigService) {
+    const secret = config.get<string>('SUPERQODE_A2A_KEY_SECRET');
+    this.#secret = secret ? secret : undefined;
+    this.revokedKeyIds = new Set(toIdList(config.get<unknown>('SUPERQODE_A2A_REVOKED_KEYS')));
+    this.operatorTokenConfigured = Boolean(config.get<string>('SUPERQODE_A2A_TOKEN'));
+  }
+
+  /** The HMAC signing secret, or undefined when none is configured. Never log it. */
+  signingSecret(): string | undefined {
+    return this.#secret;
+  }
+}
+
+/**
+ * Revoked ids as a list: the schema yields `string[]`; a raw comma-separated string (the value
+ * as it sits in `process.env`) is split the same way.
+ */
+function toIdList(raw: unknown): string[] {
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
+  return items
+    .filter((s): s is string => typeof s === 'string')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** What `a2a-keys status` reports; booleans and a count, never a secret value. */
+export interface ApiKeysStatus {
+  /** SUPERQODE_A2A_KEY_SECRET is set (keys can be issued and accepted). */
+  readonly secretConfigured: boolean;
+  /** Number of distinct revoked key ids. */
+  readonly revokedCount: number;
+  /** SUPERQODE_A2A_TOKEN is set. */
+  readonly operatorTokenConfigured: boolean;
+}
+
+/**
+ * Signed API keys with the configured secret, revocation list and clock. Stateless: a key is
+ * checked by its signature alone, nothing is stored or looked up (issue #3).
+ * @see ./api-key.ts for the format and the order of checks.
+ */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly config: ApiKeysConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Issues a key valid from now for `opts.days` days (default 30).
+   * @returns The key text (show it once; it is not stored) and its claims.
+   * @throws {ApiKeyError} `no_secret` when SUPERQODE_A2A_KEY_SECRET is not set;
+   *   `invalid_options` for a bad label, tier or days value.
+   */
+  issue(opts: IssueApiKeyOptions): IssuedApiKey {
+    const secret = this.config.signingSecret();
+    if (!secret) {
+      throw new ApiKeyError(
+        ApiKeyErrorCode.NoSecret,
+        'cannot issue API keys: SUPERQODE_A2A_KEY_SECRET is not set ' +
+          '(create one with `superqode a2a-keys secret`)',
+      );
+    }
+    return issueApiKey(secret, opts, this.clock.now());
+  }
+
+  /**
+   * Verifies a presented key against the secret, the revocation list and the clock.
+   * @param key - Key text as presented; undefined or empty is rejected as `missing`.
+   * @returns Claims and live/test, or a rejection code with its message. Never throws.
+   */
+  verify(key: string | undefined): ApiKeyVerification {
+    const { config } = this;
+    return verifyApiKey(key, config.signingSecret(), config.revokedKeyIds, this.clock.now());
+  }
+
+  /** Whether keys can be issued/accepted, how many ids are revoked, whether a token is set. */
+  status(): ApiKeysStatus {
+    return {
+      secretConfigured: this.config.signingSecret() !== undefined,
+      revokedCount: this.config.revokedKeyIds.size,
+      operatorTokenConfigured: this.config.operatorTokenConfigured,
+    };
+  }
+}

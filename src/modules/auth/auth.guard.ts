@@ -1,0 +1,55 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../../common/auth/principal';
+import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
+import { unauthorized } from '../../common/errors/http-rejections';
+import { A2aConfig } from '../../config/a2a.config';
+import { BEARER_STRATEGY } from './bearer.strategy';
+import { anonymousPrincipal } from './callers';
+
+/**
+ * Deny-by-default authentication for every route without `@Public()`:
+ * - no credential → the anonymous tier (or 401 when anonymous access is off);
+ * - a credential → it must verify (operator token or signed API key), else 401 with the reason:
+ *   a bad credential is never served as anonymous.
+ * Sets `request.principal` for the call context, task ownership and rate limits.
+ * @see RFC 6750 §2.1 (Authorization: Bearer), §3 (WWW-Authenticate).
+ */
+@Injectable()
+export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: A2aConfig,
+  ) {
+    super({ session: false });
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()])) {
+      return true;
+    }
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const authorization = request.headers.authorization;
+    const queryToken = (request.query as Record<string, unknown> | undefined)?.access_token;
+    if (authorization === undefined && queryToken === undefined) {
+      if (!this.config.allowAnonymous) {
+        throw unauthorized('This agent requires a credential: send Authorization: Bearer <API key or token>.', false);
+      }
+      request.principal = anonymousPrincipal(request);
+      return true;
+    }
+    if (authorization !== undefined && !/^Bearer\s+\S/i.test(authorization)) {
+      throw unauthorized('Unsupported Authorization scheme: use Bearer.', true);
+    }
+    return (await super.canActivate(context)) as boolean;
+  }
+
+  override handleRequest<T = Principal>(err: unknown, user: unknown, _info: unknown, context: ExecutionContext): T {
+    if (err) throw err;
+    if (!user) throw unauthorized('Invalid bearer credential.', true);
+    context.switchToHttp().getRequest<FastifyRequest>().principal = user as Principal;
+    return user as T;
+  }
+}

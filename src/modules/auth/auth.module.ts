@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { A2aConfig } from '../../config/a2a.config';
+import { A2aThrottlerGuard, throttlerOptions } from './a2a-throttler.guard';
+import { ApiKeysModule } from './api-keys.module';
+import { A2aAuthGuard } from './auth.guard';
+import { BearerStrategy } from './bearer.strategy';
+import { BoundedThrottlerStorage } from './bounded-throttler.storage';
+import { RateLimitStorageModule } from './rate-limit-storage.module';
+
+/**
+ * Access tiers and rate limits for every non-public route. Guards run in this order:
+ * authentication (sets the principal), then the rate limits (which read it).
+ */
+@Module({
+  imports: [
+    PassportModule,
+    ApiKeysModule,
+    RateLimitStorageModule,
+    ThrottlerModule.forRootAsync({
+      imports: [RateLimitStorageModule],
+      inject: [A2aConfig, BoundedThrottlerStorage],
+      useFactory: throttlerOptions,
+    }),
+  ],
+  providers: [
+    BearerStrategy,
+    { provide: APP_GUARD, useClass: A2aAuthGuard },
+    { provide: APP_GUARD, useClass: A2aThrottlerGuard },
+  ],
+})
+export class AuthModule {}

@@ -1,0 +1,197 @@
+import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import {
+  API_KEY_DEFAULT_DAYS,
+  API_KEY_DEFAULT_TIER,
+  API_KEY_MAX_DAYS,
+  ApiKeyError,
+  ApiKeyErrorCode,
+  IssuedApiKey,
+  generateKeySecret,
+  isValidTier,
+} from '../api-key';
+import { ApiKeysService } from '../api-keys.service';
+
+/**
+ * A flag value refused by an `@Option` parser. Commander recognises it by `code`, prints one line
+ * (`error: option '--days <days>' argument '0' is invalid. <message>`) and exits with `exitCode`.
+ */
+export class InvalidFlagError extends Error {
+  /** Commander's code for a refused option argument (matched by value, not by class). */
+  readonly code = 'commander.invalidArgument';
+  /** Process exit code: 2, a usage error. */
+  readonly exitCode = 2;
+}
+
+/** Flags of `superqode a2a-keys issue`, as parsed by nest-commander. */
+export interface IssueKeyFlags {
+  /** `--tier`; default `standard`. */
+  tier?: string;
+  /** `--days`, 1-3650; default 30. */
+  days?: number;
+  /** `--test-key`: issue a `sqk_test_` key. */
+  testKey?: boolean;
+}
+
+/** Unix seconds → ISO 8601 UTC. */
+function isoFromUnix(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
+/** One-line error on stderr and a non-zero exit code (the command returns normally). */
+function fail(message: string, exitCode: number): void {
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = exitCode;
+}
+
+/**
+ * `superqode a2a-keys secret`: prints a new random signing secret (64 base64url chars) on stdout,
+ * one line, and on stderr how to install it. The only command that ever prints a secret.
+ */
+@SubCommand({ name: 'secret', description: 'Print a new random signing secret' })
+export class A2aKeysSecretCommand extends CommandRunner {
+  async run(): Promise<void> {
+    process.stdout.write(`${generateKeySecret()}\n`);
+    process.stderr.write(
+      'Set it as SUPERQODE_A2A_KEY_SECRET in the server environment and keep it private; ' +
+        'replacing it invalidates every key issued with the old one.\n',
+    );
+  }
+}
+
+/**
+ * `superqode a2a-keys issue LABEL [--tier T] [--days N] [--test-key]`: prints `key: …`, `id: …`
+ * and `expires: <ISO 8601>` on stdout. The key is shown once and not stored anywhere.
+ * Exit 1 when no signing secret is configured; exit 2 for a bad flag, label or tier.
+ */
+@SubCommand({
+  name: 'issue',
+  arguments: '<label>',
+  argsDescription: { label: 'customer label signed into the key (1-128 chars)' },
+  description: 'Issue a signed API key',
+})
+export class A2aKeysIssueCommand extends CommandRunner {
+  constructor(private readonly keys: ApiKeysService) {
+    super();
+  }
+
+  async run([label]: string[], flags: IssueKeyFlags = {}): Promise<void> {
+    let issued: IssuedApiKey;
+    try {
+      issued = this.keys.issue({ label, tier: flags.tier, days: flags.days, test: flags.testKey });
+    } catch (err) {
+      if (!(err instanceof ApiKeyError)) throw err;
+      return fail(err.message, err.code === ApiKeyErrorCode.InvalidOptions ? 2 : 1);
+    }
+    const { key, claims } = issued;
+    process.stdout.write(`key: ${key}\nid: ${claims.kid}\nexpires: ${isoFromUnix(claims.exp)}\n`);
+    process.stderr.write(
+      'Shown once: nothing is stored. Revoke it by adding its id to SUPERQODE_A2A_REVOKED_KEYS.\n',
+    );
+  }
+
+  @Option({ flags: '--tier <tier>', description: `tier label (default ${API_KEY_DEFAULT_TIER})` })
+  parseTier(value: string): string {
+    if (!isValidTier(value)) {
+      throw new InvalidFlagError(
+        '--tier must be 1-32 of A-Z a-z 0-9 . _ - (starting alphanumeric)',
+      );
+    }
+    return value;
+  }
+
+  @Option({
+    flags: '--days <days>',
+    description: `validity in days, 1-${API_KEY_MAX_DAYS} (default ${API_KEY_DEFAULT_DAYS})`,
+  })
+  parseDays(value: string): number {
+    const days = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+    if (!(days >= 1 && days <= API_KEY_MAX_DAYS)) {
+      throw new InvalidFlagError(`--days must be a whole number from 1 to ${API_KEY_MAX_DAYS}`);
+    }
+    return days;
+  }
+
+  @Option({ flags: '--test-key', description: 'issue a sqk_test_ key instead of sqk_live_' })
+  parseTestKey(): boolean {
+    return true;
+  }
+}
+
+/**
+ * `superqode a2a-keys verify KEY`: checks a key with the configured secret, revocation list and
+ * clock. Valid → `valid: id=… customer=… tier=… expires=<ISO> (live|test)`, exit 0;
+ * refused → `rejected: <message> (<code>)`, exit 1.
+ */
+@SubCommand({
+  name: 'verify',
+  arguments: '<key>',
+  argsDescription: { key: 'the sqk_live_… or sqk_test_… key' },
+  description: 'Verify an API key',
+})
+export class A2aKeysVerifyCommand extends CommandRunner {
+  constructor(private readonly keys: ApiKeysService) {
+    super();
+  }
+
+  async run([key]: string[]): Promise<void> {
+    const result = this.keys.verify(key);
+    if (!result.ok) {
+      process.stdout.write(`rejected: ${result.message} (${result.code})\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const { kid, cus, tier, exp } = result.claims;
+    const kind = result.live ? 'live' : 'test';
+    process.stdout.write(
+      `valid: id=${kid} customer=${cus} tier=${tier} expires=${isoFromUnix(exp)} (${kind})\n`,
+    );
+  }
+}
+
+/**
+ * `superqode a2a-keys status`: whether a signing secret and an operator token are configured and
+ * how many key ids are revoked. Never prints a secret or token value. Exit 0.
+ */
+@SubCommand({ name: 'status', description: 'Show API key configuration (no secret values)' })
+export class A2aKeysStatusCommand extends CommandRunner {
+  constructor(private readonly keys: ApiKeysService) {
+    super();
+  }
+
+  async run(): Promise<void> {
+    const s = this.keys.status();
+    const state = (on: boolean): string => (on ? 'configured' : 'not configured');
+    process.stdout.write(
+      `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state(s.secretConfigured)}\n` +
+        `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${s.revokedCount}\n` +
+        `operator token (SUPERQODE_A2A_TOKEN): ${state(s.operatorTokenConfigured)}\n`,
+    );
+  }
+}
+
+/** `superqode a2a-keys`: parent of the key subcommands; alone it prints usage and exits 2. */
+@Command({
+  name: 'a2a-keys',
+  description: 'Signed API keys for the A2A server: secret, issue, verify, status',
+  subCommands: [
+    A2aKeysSecretCommand,
+    A2aKeysIssueCommand,
+    A2aKeysVerifyCommand,
+    A2aKeysStatusCommand,
+  ],
+})
+export class A2aKeysCommand extends CommandRunner {
+  async run(): Promise<void> {
+    process.stdout.write('Usage: superqode a2a-keys secret|issue|verify|status (see --help)\n');
+    process.exitCode = 2;
+  }
+}
+
+/** Every provider of the `a2a-keys` command tree, for a CLI module's `providers`. */
+export const A2A_KEYS_COMMANDS = [
+  A2aKeysCommand,
+  A2aKeysSecretCommand,
+  A2aKeysIssueCommand,
+  A2aKeysVerifyCommand,
+  A2aKeysStatusCommand,
+];

@@ -59,7 +59,10 @@ function targetsFor(tmp, ports) {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SUPERQODE_A2A_')));
   const ours = (port, extra) => ({
     cmd: process.execPath, args: [join(root, 'dist/main.js')], health: '/health',
-    env: { ...base, SUPERQODE_A2A_HOST: HOST, SUPERQODE_A2A_PORT: String(port), SUPERQODE_A2A_LOG_LEVEL: 'warn', ...extra },
+    env: { ...base, SUPERQODE_A2A_HOST: HOST, SUPERQODE_A2A_PORT: String(port), SUPERQODE_A2A_LOG_LEVEL: 'warn',
+      // Anonymous callers, rate limits off (0 = no limit): the guards still run, they just never trip.
+      SUPERQODE_A2A_ALLOW_ANONYMOUS: 'true', SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '0',
+      SUPERQODE_A2A_KEYED_PER_MINUTE: '0', SUPERQODE_A2A_GLOBAL_PER_DAY: '0', ...extra },
   });
   const sqlitePath = join(tmp, 'tasks.sqlite3');
   return [

@@ -22,6 +22,10 @@ import { randomUUID } from 'node:crypto';
 import { AppModule } from '../src/app.module';
 import { adapterFor, configureApp } from '../src/bootstrap';
 import { loadEnv } from '../src/config/load-env';
+import type { RawEnv } from '../src/config/env.schema';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Clock, IdGenerator } from '../src/common/runtime/clock';
 import { SkillRouter } from '../src/modules/skills/skill-router.service';
 import { SkillRouterExecutor } from '../src/modules/skills/skill-router.executor';
@@ -196,9 +200,23 @@ export class TckExecutor implements AgentExecutor {
   };
 }
 
+/** `--port N` from argv (default 9999). */
+function portArg(argv: string[]): number {
+  const i = argv.indexOf('--port');
+  return i >= 0 ? Number(argv[i + 1]) : 9999;
+}
+
 async function main(): Promise<void> {
-  const env = loadEnv();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({})] })
+  // Every request ceiling off, stores in a fresh temp dir; the rest from the environment.
+  const overrides: RawEnv = {
+    SUPERQODE_A2A_PORT: portArg(process.argv),
+    SUPERQODE_A2A_TASK_STORE_PATH: join(mkdtempSync(join(tmpdir(), 'superqode-tck-')), 'tasks.sqlite3'),
+    SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0,
+    SUPERQODE_A2A_KEYED_PER_MINUTE: 0,
+    SUPERQODE_A2A_GLOBAL_PER_DAY: 0,
+  };
+  const env = loadEnv(overrides);
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(overrides)] })
     .overrideProvider(AGENT_EXECUTOR)
     .useFactory({
       factory: (router: SkillRouter, clock: Clock, ids: IdGenerator) => new TckExecutor(new SkillRouterExecutor(router, clock, ids)),

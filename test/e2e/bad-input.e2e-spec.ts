@@ -158,6 +158,13 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
       expect(err.headers.get('content-type')).toContain(media);
     });
 
+    it('a GET without a body answers application/json, or a2a+json when Accept asks for it (TCK HTTP_JSON-ERR-001, A2A §11.1)', async () => {
+      const plain = await get(`${server.url}/tasks/${randomUUID()}`, { 'A2A-Version': '1.0', Accept: '*/*' });
+      expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+      const a2a = await get(`${server.url}/tasks/${randomUUID()}`, { 'A2A-Version': '1.0', Accept: 'application/a2a+json' });
+      expect(a2a.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
+    });
+
     it('bad ListTasks query values → 400', async () => {
       for (const q of ['pageSize=0', 'pageSize=101', 'pageSize=x', 'historyLength=-1', 'status=NOPE', 'pageToken=%%%']) {
         const r = await get(`${server.url}/tasks?${q}`, { 'A2A-Version': '1.0' });

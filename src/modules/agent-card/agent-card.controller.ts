@@ -1,18 +1,18 @@
 import { Controller, Get, Header, HttpCode, Options, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { A2aConfig } from '../../config/a2a.config';
 import { requestedA2aVersion } from '../../common/http/a2a-version';
 import { Public } from '../../common/decorators/public.decorator';
 import { AgentCardService } from './agent-card.service';
 import { ICON_PATH } from './agent-card.constants';
+import { packagePath } from '../../common/runtime/package-root';
 
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'ETag, Last-Modified, Cache-Control, Vary',
 };
-const ICON = readFileSync(join(__dirname, '../../../assets/icon.svg'));
+const ICON = readFileSync(packagePath('assets', 'icon.svg'));
 
 /**
  * Discovery: the Agent Card at both well-known paths (GET, HEAD, CORS preflight) and the icon.

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { ApiKeyClaims } from './api-key';
 
-/**
+/*
  * Wire format of v1 API keys, `<prefix><base64url(JSON claims)>.<base64url(HMAC-SHA256)>`:
  * encoding, splitting and claim decoding. Internal to the auth module; callers use
  * `issueApiKey` / `verifyApiKey` from `./api-key`.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { packagePath } from '../../common/runtime/package-root';
 
 /** This package's version from package.json (repo root; same relative path from src/ and dist/). */
 export const PACKAGE_VERSION: string = (
-  JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }
 ).version;

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
 import { catalogueSchema, type Catalogue, type CatalogueEntry } from './catalogue.schema';
+import { packagePath } from '../../common/runtime/package-root';
 
 /**
  * Where the shipped catalogue lives: `<package root>/data/hub-catalogue.json`. Resolved from
  * this file's directory, which is `src/modules/shortlist` under ts-jest and
  * `dist/modules/shortlist` after `tsc -p tsconfig.build.json`; both are three levels deep.
  */
-export const DEFAULT_CATALOGUE_PATH = path.resolve(__dirname, '../../../data/hub-catalogue.json');
+export const DEFAULT_CATALOGUE_PATH = packagePath('data', 'hub-catalogue.json');
 
 /** Renders a zod issue path as `entries[3].popularityRank`; the root is `(root)`. */
 function formatPath(issuePath: readonly PropertyKey[]): string {

@@ -29,7 +29,8 @@ export class SkillRouterExecutor implements AgentExecutor {
   /** Runs one turn; never rejects (failures become a FAILED status update). */
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = context;
-    if (!context.task) bus.publish(AgentEvent.task(this.newTask(context)));
+    // Every turn starts with the Task (SDK 1.3 rule), the stored one on a follow-up turn.
+    bus.publish(AgentEvent.task(context.task ?? this.newTask(context)));
     let skill: A2aSkill;
     try {
       skill = this.router.resolve(context.request, context.userMessage);
@@ -44,8 +45,9 @@ export class SkillRouterExecutor implements AgentExecutor {
       this.logger.error(`Skill ${skill.id} failed on task ${taskId}`, (err as Error)?.stack);
       this.fail(bus, taskId, contextId, 'The skill failed unexpectedly; the task was not completed.');
     } finally {
+      // No bus.finished(): the SDK settles the bus when execute() resolves, and keeps it open for
+      // INPUT_REQUIRED so follow-up turns and subscribers share it.
       this.running.delete(taskId);
-      bus.finished();
     }
   };
 

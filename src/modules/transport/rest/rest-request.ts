@@ -32,16 +32,17 @@ export function readJsonBody(request: FastifyRequest): Record<string, unknown> {
 }
 
 /**
- * The media type a REST reply uses: the request's body media type when it sent one,
- * else `application/json` when `Accept` names it without naming `application/a2a+json`,
- * else `application/a2a+json`.
+ * The media type a REST reply uses: the request body's media type when it sent one; else
+ * `application/a2a+json` when `Accept` names it and not `application/json`; else
+ * `application/json` (A2A 1.0 §11.1 names application/json for responses; §14.1 registers
+ * application/a2a+json, so a client asking for it gets it).
  */
 export function replyMediaType(request: FastifyRequest): string {
   const media = mediaTypeOf(request.headers['content-type']);
   if (media === JSON_MEDIA_TYPE || media === A2A_MEDIA_TYPE) return media;
   const accept = String(request.headers.accept ?? '').toLowerCase();
-  if (accept.includes(JSON_MEDIA_TYPE) && !accept.includes(A2A_MEDIA_TYPE)) return JSON_MEDIA_TYPE;
-  return A2A_MEDIA_TYPE;
+  if (accept.includes(A2A_MEDIA_TYPE) && !accept.includes(JSON_MEDIA_TYPE)) return A2A_MEDIA_TYPE;
+  return JSON_MEDIA_TYPE;
 }
 
 /**

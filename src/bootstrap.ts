@@ -5,25 +5,38 @@ import { AppModule } from './app.module';
 import { A2aConfig, assertBindAllowed, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
 import { Env, RawEnv } from './config/env.schema';
 import { loadEnv } from './config/load-env';
+import { redactUrl } from './common/http/redact-url';
 import type { A2aFallbackExceptionFilter } from './modules/transport/a2a-fallback-exception.filter';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * The Fastify adapter for a configuration: body limit (bytes), trusted proxy hops and, at debug level, Fastify's
- * request log (pino JSON) with `Authorization` and cookies redacted.
+ * request log (pino JSON lines) with `Authorization`, cookies and `access_token` redacted.
+ * @param logStream - Where request logs go (default stdout); tests capture them.
  */
-export function adapterFor(env: Env): FastifyAdapter {
+export function adapterFor(env: Env, logStream?: NodeJS.WritableStream): FastifyAdapter {
   const level = env.SUPERQODE_A2A_LOG_LEVEL;
   const hops = trustedProxyHops(env.SUPERQODE_A2A_TRUSTED_PROXY_HOPS, env.SUPERQODE_A2A_ALLOW_REMOTE);
+  const requestLog = level === 'debug' || level === 'verbose';
   return new FastifyAdapter({
     bodyLimit: env.SUPERQODE_A2A_MAX_BODY_BYTES,
     // request.ip honours X-Forwarded-For only through this many trusted proxies.
     trustProxy: hops > 0 ? hops : false,
-    logger:
-      level === 'debug' || level === 'verbose'
-        ? { level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] }
-        : false,
+    logger: requestLog
+      ? {
+          level: 'info',
+          redact: ['req.headers.authorization', 'req.headers.cookie'],
+          serializers: {
+            req: (req: { method: string; url: string; ip?: string }) => ({
+              method: req.method,
+              url: redactUrl(req.url),
+              remoteAddress: req.ip,
+            }),
+          },
+          ...(logStream ? { stream: logStream } : {}),
+        }
+      : false,
   });
 }
 

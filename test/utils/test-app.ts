@@ -38,7 +38,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startTestServer(
   env: RawEnv = {},
-  opts: { dir?: string; customize?: (b: TestingModuleBuilder) => TestingModuleBuilder } = {},
+  opts: { dir?: string; customize?: (b: TestingModuleBuilder) => TestingModuleBuilder; logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sq-a2a-'));
   const port = await freePort();
@@ -59,7 +59,7 @@ export async function startTestServer(
   const moduleRef = await builder.compile();
   moduleRef.useLogger(['error']);
   const app = configureApp(
-    moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(resolved), { bodyParser: false }),
+    moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(resolved, opts.logStream), { bodyParser: false }),
   );
   await app.listen(port, '127.0.0.1');
   return {

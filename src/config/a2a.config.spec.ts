@@ -1,0 +1,37 @@
+import { assertBindAllowed, isLoopbackHost, trustedProxyHops } from './a2a.config';
+import { validateEnv } from './env.schema';
+
+describe('remote-bind policy', () => {
+  it.each(['127.0.0.1', '127.1.2.3', '::1', 'localhost'])('%s is loopback', (h) => expect(isLoopbackHost(h)).toBe(true));
+  it.each(['0.0.0.0', '10.0.0.1', '::', 'example.com'])('%s is not loopback', (h) => expect(isLoopbackHost(h)).toBe(false));
+
+  it('refuses a non-loopback host without allowRemote, naming the flag', () => {
+    expect(() => assertBindAllowed('0.0.0.0', false)).toThrow(/--allow-remote/);
+    expect(() => assertBindAllowed('0.0.0.0', true)).not.toThrow();
+  });
+
+  it('trusts one proxy hop by default on remote binds, none on loopback, the setting otherwise', () => {
+    expect(trustedProxyHops(undefined, true)).toBe(1);
+    expect(trustedProxyHops(undefined, false)).toBe(0);
+    expect(trustedProxyHops(3, false)).toBe(3);
+  });
+});
+
+describe(validateEnv.name, () => {
+  it('applies defaults', () => {
+    expect(validateEnv({})).toMatchObject({ SUPERQODE_A2A_PORT: 8000, SUPERQODE_A2A_HOST: '127.0.0.1', SUPERQODE_A2A_LEGACY_V03: true });
+  });
+  it('names each invalid variable', () => {
+    expect(() => validateEnv({ SUPERQODE_A2A_PORT: '70000', SUPERQODE_A2A_TOKEN: 'short' })).toThrow(
+      /SUPERQODE_A2A_PORT[\s\S]*SUPERQODE_A2A_TOKEN: must be at least 16 characters/,
+    );
+  });
+  it('never echoes a secret value in its errors', () => {
+    try {
+      validateEnv({ SUPERQODE_A2A_KEY_SECRET: 'tooshort-secret' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('tooshort-secret');
+    }
+    expect.assertions(1);
+  });
+});

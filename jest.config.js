@@ -8,7 +8,7 @@ const common = {
   rootDir: '.',
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.(t|j)s$': ['ts-jest', { tsconfig: "tsconfig.spec.json", diagnostics: false }] },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi)/)'],
 };
 module.exports = {
   projects: [

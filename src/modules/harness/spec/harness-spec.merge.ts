@@ -23,7 +23,8 @@ export function deepMerge(parent: RawObject, child: RawObject): RawObject {
   for (const [key, value] of Object.entries(child)) {
     const inherited = merged.get(key);
     if (value === null) merged.delete(key);
-    else if (isRawObject(value) && isRawObject(inherited)) merged.set(key, deepMerge(inherited, value));
+    else if (isRawObject(value) && isRawObject(inherited))
+      merged.set(key, deepMerge(inherited, value));
     else merged.set(key, value);
   }
   return Object.fromEntries(merged);

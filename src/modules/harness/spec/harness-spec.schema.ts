@@ -47,7 +47,9 @@ export const executionPolicySchema = z.strictObject({
   allow_write: z.boolean().default(false),
   allow_shell: z.boolean().default(false),
   allow_network: z.boolean().default(false),
-  allowed_commands: z.array(z.string().regex(/^[^\s;&|<>()$`'"\\]+$/, 'a bare command name')).default([]),
+  allowed_commands: z
+    .array(z.string().regex(/^[^\s;&|<>()$`'"\\]+$/, 'a bare command name'))
+    .default([]),
   permission_rules: z.array(permissionRuleSchema).default([]),
 });
 
@@ -94,7 +96,9 @@ const baseSchema = z.strictObject({
   execution_policy: executionPolicySchema.prefault({}),
   agents: z.array(agentSchema).default([]),
   context: z
-    .strictObject({ instruction_files: z.array(z.string().min(1)).default(DEFAULT_INSTRUCTION_FILES) })
+    .strictObject({
+      instruction_files: z.array(z.string().min(1)).default(DEFAULT_INSTRUCTION_FILES),
+    })
     .prefault({}),
   checks: checksSchema.prefault({}),
   limits: limitsSchema.prefault({}),
@@ -114,7 +118,11 @@ export const harnessSpecSchema = baseSchema
     const seen = new Set<string>();
     spec.agents.forEach((agent, i) => {
       if (seen.has(agent.id)) {
-        ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id "${agent.id}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', i, 'id'],
+          message: `duplicate agent id "${agent.id}"`,
+        });
       }
       seen.add(agent.id);
     });

@@ -1,0 +1,96 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { Injectable } from '@nestjs/common';
+import { APICallError, RetryError } from 'ai';
+import type { LanguageModel } from 'ai';
+import { HarnessProviderError } from '../protocol/harness-protocol.errors';
+import { HarnessProviderConfig, KEY_REQUIRED } from './harness-provider.config';
+import { EXAMPLE_COMPATIBLE_BASE_URL } from './model-selection';
+import type { ResolvedModelSelection } from './model-selection';
+
+/** A model ready for `streamText`, with the choice it came from. */
+export interface ResolvedModel {
+  selection: ResolvedModelSelection;
+  model: LanguageModel;
+}
+
+/** The message of an error, or its string form. */
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Model providers through the Vercel AI SDK: `openai`, `anthropic`, `google` and
+ * `openai-compatible` (any chat-completions server: Ollama, vLLM, LM Studio, llama.cpp).
+ * Keys come from {@link HarnessProviderConfig}; errors name the variable or flag to fix.
+ * @see https://ai-sdk.dev/providers
+ */
+@Injectable()
+export class HarnessModelResolver {
+  constructor(private readonly config: HarnessProviderConfig) {}
+
+  /**
+   * The AI SDK model for a validated selection. Makes no network call.
+   * @throws {HarnessProviderError} The provider needs an API key and its variable is unset;
+   *   the message says which variable to export, or how to use a local server instead.
+   */
+  resolve(selection: ResolvedModelSelection): ResolvedModel {
+    const { provider, model: id } = selection;
+    const apiKey = this.config.apiKey(provider);
+    if (!apiKey && KEY_REQUIRED.has(provider)) {
+      throw new HarnessProviderError(
+        `${this.config.keyVariable(provider)} is not set; export it or use ` +
+          `--provider openai-compatible --base-url ${EXAMPLE_COMPATIBLE_BASE_URL}`,
+      );
+    }
+    const baseURL = selection.baseUrl ?? undefined;
+    switch (provider) {
+      case 'openai':
+        return { selection, model: createOpenAI({ apiKey, baseURL })(id) };
+      case 'anthropic':
+        return { selection, model: createAnthropic({ apiKey, baseURL })(id) };
+      case 'google':
+        return { selection, model: createGoogleGenerativeAI({ apiKey, baseURL })(id) };
+      case 'openai-compatible': {
+        const compatible = createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL: baseURL ?? EXAMPLE_COMPATIBLE_BASE_URL,
+          apiKey,
+          includeUsage: true,
+        });
+        return { selection, model: compatible.chatModel(id) };
+      }
+    }
+  }
+
+  /**
+   * A one-line, key-free explanation of a failed model call: unreachable endpoint, refused key,
+   * unknown model, or the provider's own message.
+   * @param err - What `streamText` reported (retries unwrapped).
+   * @param selection - The model that was called.
+   */
+  describeError(err: unknown, selection: ResolvedModelSelection): string {
+    const cause = RetryError.isInstance(err) ? err.lastError : err;
+    if (cause instanceof HarnessProviderError) return cause.message;
+    if (!APICallError.isInstance(cause)) return `${selection.provider} call failed: ${messageOf(cause)}`;
+    const { provider, model } = selection;
+    const status = cause.statusCode;
+    if (status === undefined) {
+      const reason = cause.cause === undefined ? cause.message : messageOf(cause.cause);
+      return (
+        `cannot reach ${provider} at ${cause.url}: ${reason}; ` +
+        'check --base-url and that the model server is running'
+      );
+    }
+    if (status === 401 || status === 403) {
+      return (
+        `${provider} refused the request (HTTP ${status}): check ` +
+        `${this.config.keyVariable(provider)}`
+      );
+    }
+    if (status === 404) return `${provider} has no model ${model} (HTTP 404): ${cause.message}`;
+    return `${provider} request failed (HTTP ${status}): ${cause.message}`;
+  }
+}

@@ -4,6 +4,9 @@
 // (b) ours with the durable SQLite task store (temp dir, removed after), (c) ours memory-only.
 // Env: BENCH_ROUNDS (3), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_WARMUP_S (2),
 // BENCH_PIN (1; 0 disables taskset), BENCH_SERVER_CPU (0), BENCH_CLIENT_CPU (1).
+// Ours runs as an anonymous caller with every rate limit set to 0 (off); inherited SUPERQODE_A2A_* are dropped.
+// Besides req/s it reports server CPU time per request (/proc ticks) and the CPU used by other
+// processes during each run: on a shared machine the CPU/req ratio is the steadier comparison.
 // Writes bench-results/latest.json. Dev tool, not a test.
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

@@ -170,6 +170,11 @@ export function toView(e: CatalogueEntry, c: ShortlistConstraints): ShortlistEnt
   return { ...base, ...rest, ...(fit ? { policyFit: fit } : {}) };
 }
 
+// One collator each: `localeCompare` with options builds a new ICU collator per call (a
+// profile showed the sort at 22% of a request's CPU).
+const NAME_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
+const ID_ORDER = new Intl.Collator('en');
+
 /**
  * Scores and orders entries: score descending, then popularityRank ascending (lower = better
  * known: Codex 10, Claude 20, Cursor 30, Copilot 40; 500 and 700 are "unranked"), then name
@@ -185,8 +190,8 @@ export function rankEntries(
     (a, b) =>
       b.view.score - a.view.score ||
       a.entry.popularityRank - b.entry.popularityRank ||
-      a.entry.name.localeCompare(b.entry.name, 'en', { sensitivity: 'base' }) ||
-      a.entry.id.localeCompare(b.entry.id),
+      NAME_ORDER.compare(a.entry.name, b.entry.name) ||
+      ID_ORDER.compare(a.entry.id, b.entry.id),
   );
   return pairs.map((p) => p.view);
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { CatalogueService } from './catalogue.service';
 import type { CatalogueEntry } from './catalogue.schema';
 import { parseConstraints, type ShortlistConstraints } from './request-constraints';
@@ -34,6 +35,9 @@ export interface ShortlistAnswer {
 
 /** How many ranked entries an answer lists. */
 export const SHORTLIST_SIZE = 5;
+
+/** Distinct constraint sets whose answers are kept (the answer is a pure function of them). */
+export const ANSWER_CACHE_SIZE = 512;
 /** Disclosure printed before SuperQode's own, unranked entries. */
 export const SUPPLIED_DISCLOSURE = 'SuperQode supplies these itself; listed apart, not ranked';
 /** Closing sentence of every answer text. */
@@ -137,6 +141,9 @@ function renderEntry(v: ShortlistEntryView, i: number, topics: PolicyTopic[]): s
  */
 @Injectable()
 export class ShortlistService {
+  /** Answers by constraints: the catalogue is fixed, so equal constraints give equal answers. */
+  private readonly answers = new LRUCache<string, ShortlistAnswer>({ max: ANSWER_CACHE_SIZE });
+
   constructor(private readonly catalogue: CatalogueService) {}
 
   /**
@@ -151,6 +158,15 @@ export class ShortlistService {
     text: string,
     constraints: ShortlistConstraints = parseConstraints(text),
   ): ShortlistAnswer {
+    const key = JSON.stringify(constraints);
+    const cached = this.answers.get(key);
+    if (cached) return cached;
+    const fresh = this.compute(constraints);
+    this.answers.set(key, fresh);
+    return fresh;
+  }
+
+  private compute(constraints: ShortlistConstraints): ShortlistAnswer {
     const c = constraints;
     const topics = askedTopics(c);
     const { pool, heldBack, notes } = select(this.catalogue.entries(), c);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentSkill } from '@a2a-js/sdk';
+import type { AgentSkill, Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { A2aConfig } from '../../config/a2a.config';
@@ -73,7 +73,8 @@ export class ShortlistSkill extends A2aSkill {
     };
   }
 
-  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  /** Answers in one event: the Task, COMPLETED, with the shortlist artifact and status message. */
+  async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
     const { taskId, contextId } = context;
     const answer = this.shortlist.answer(messageText(context.userMessage));
     const data = {
@@ -83,20 +84,7 @@ export class ShortlistSkill extends A2aSkill {
       notes: answer.notes,
       catalogueVersion: answer.catalogueVersion,
     };
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: artifact({
-          artifactId: this.ids.next(),
-          name: 'shortlist',
-          parts: [textPart(answer.text), dataPart(data)],
-        }),
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-      }),
-    );
+    const shortlist = artifact({ artifactId: this.ids.next(), name: 'shortlist', parts: [textPart(answer.text), dataPart(data)] });
     const summary = `Shortlist of ${answer.entries.length} harness(es) from the Hub catalogue.`;
     const message = agentMessage({
       messageId: this.ids.next(),
@@ -109,12 +97,8 @@ export class ShortlistSkill extends A2aSkill {
         superqodeUnderstood: false,
       },
     });
-    const state = TaskState.TASK_STATE_COMPLETED;
-    bus.publish(
-      AgentEvent.statusUpdate(
-        statusUpdate({ taskId, contextId, state, timestamp: this.clock.isoNow(), message }),
-      ),
-    );
+    const status = { state: TaskState.TASK_STATE_COMPLETED, message, timestamp: this.clock.isoNow() };
+    bus.publish(AgentEvent.task({ ...task, status, artifacts: [...task.artifacts, shortlist] }));
   }
 
   /** The shortlist answers synchronously; nothing to stop, the router publishes CANCELED. */

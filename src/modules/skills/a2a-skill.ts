@@ -1,4 +1,4 @@
-import type { AgentSkill } from '@a2a-js/sdk';
+import type { AgentSkill, Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 
 /**
@@ -24,12 +24,15 @@ export abstract class A2aSkill {
   abstract card(): AgentSkill;
 
   /**
-   * Runs one turn. The first event published must be the Task (the router publishes it
-   * before calling, so implementations publish status and artifact updates only).
+   * Runs one turn. The first event published must be a Task (SDK 1.3 rule): `task` as given, or
+   * as the skill completes it — an instant skill publishes one finished Task and nothing else
+   * (one store write instead of three).
    * @param context - SDK request context: user message, task id, contextId, call context.
-   * @param bus - Event bus; the turn must end with a terminal or interrupted status update.
+   * @param bus - Event bus; the turn must end in a terminal or interrupted state.
+   * @param task - The turn's Task: the stored one on a follow-up turn, else a new SUBMITTED Task
+   *   holding the user message.
    */
-  abstract execute(context: RequestContext, bus: ExecutionEventBus): Promise<void>;
+  abstract execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void>;
 
   /**
    * Stops a running turn; must lead to a TASK_STATE_CANCELED status update on `bus`.

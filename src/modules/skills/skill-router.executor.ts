@@ -29,20 +29,22 @@ export class SkillRouterExecutor implements AgentExecutor {
   /** Runs one turn; never rejects (failures become a FAILED status update). */
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = context;
-    // Every turn starts with the Task (SDK 1.3 rule), the stored one on a follow-up turn.
-    bus.publish(AgentEvent.task(context.task ?? this.newTask(context)));
+    const task = context.task ?? this.newTask(context);
+    const watched = publishWatch(bus);
     let skill: A2aSkill;
     try {
       skill = this.router.resolve(context.request, context.userMessage);
     } catch (err) {
+      bus.publish(AgentEvent.task(task));
       this.fail(bus, taskId, contextId, err instanceof Error ? err.message : 'No skill matched.');
       return;
     }
     this.running.set(taskId, { skill, contextId });
     try {
-      await skill.execute(context, bus);
+      await skill.execute(context, watched.bus, task);
     } catch (err) {
       this.logger.error(`Skill ${skill.id} failed on task ${taskId}`, (err as Error)?.stack);
+      if (!watched.published()) bus.publish(AgentEvent.task(task));
       this.fail(bus, taskId, contextId, 'The skill failed unexpectedly; the task was not completed.');
     } finally {
       // No bus.finished(): the SDK settles the bus when execute() resolves, and keeps it open for
@@ -84,4 +86,15 @@ export class SkillRouterExecutor implements AgentExecutor {
       ),
     );
   }
+}
+
+/** Wraps a bus to know whether anything was published through it (the Task must come first). */
+function publishWatch(bus: ExecutionEventBus): { bus: ExecutionEventBus; published: () => boolean } {
+  let published = false;
+  const watched = Object.create(bus) as ExecutionEventBus;
+  watched.publish = (event) => {
+    published = true;
+    bus.publish(event);
+  };
+  return { bus: watched, published: () => published };
 }

@@ -84,21 +84,24 @@ export interface HarnessEventDataMap {
   /** `target` is what the permission rules matched (path, command, URL). */
   'tool.requested': HarnessToolCall & { target: string; decision: HarnessPermissionDecision };
   /**
-   * `output` is capped at `limits.max_output_bytes` (`truncated` then true). `refused` says who
-   * refused a call that did not run: the policy, a human, or nobody (run ended before it).
+   * `output` is capped at `limits.max_output_bytes` (with a truncation notice). `refused` says
+   * who refused a call that did not run (`policy` or `user`); null when the tool ran.
    */
   'tool.completed': {
     tool_call_id: string;
     tool_name: string;
     ok: boolean;
     output: string;
-    truncated: boolean;
     duration_ms: number;
     refused: 'policy' | 'user' | null;
   };
   /** The tool call waiting for a human decision (`resume(run_id, 'approve' | 'deny')`). */
   'approval.requested': HarnessToolCall & { target: string };
-  'approval.resolved': { tool_call_id: string; tool_name: string; decision: HarnessApprovalDecision };
+  'approval.resolved': {
+    tool_call_id: string;
+    tool_name: string;
+    decision: HarnessApprovalDecision;
+  };
   /** Paths (relative to the working dir, `/`-separated) this run segment created or changed. */
   'artifact.created': { paths: string[] };
   /**

@@ -74,7 +74,8 @@ export class HarnessModelResolver {
   describeError(err: unknown, selection: ResolvedModelSelection): string {
     const cause = RetryError.isInstance(err) ? err.lastError : err;
     if (cause instanceof HarnessProviderError) return cause.message;
-    if (!APICallError.isInstance(cause)) return `${selection.provider} call failed: ${messageOf(cause)}`;
+    if (!APICallError.isInstance(cause))
+      return `${selection.provider} call failed: ${messageOf(cause)}`;
     const { provider, model } = selection;
     const status = cause.statusCode;
     if (status === undefined) {

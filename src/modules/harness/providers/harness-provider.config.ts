@@ -14,7 +14,11 @@ export const PROVIDER_KEY_VARIABLES: Readonly<Record<HarnessProviderId, string>>
 };
 
 /** Providers that refuse to run without a key (openai-compatible servers often need none). */
-export const KEY_REQUIRED: ReadonlySet<HarnessProviderId> = new Set(['openai', 'anthropic', 'google']);
+export const KEY_REQUIRED: ReadonlySet<HarnessProviderId> = new Set([
+  'openai',
+  'anthropic',
+  'google',
+]);
 
 /** Raw variables the config is built from (`process.env` in production, a literal in tests). */
 export type ProviderEnv = Readonly<Record<string, string | undefined>>;

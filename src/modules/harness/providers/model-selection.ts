@@ -48,7 +48,9 @@ function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new HarnessProviderError(`--base-url ${raw} is not a URL (e.g. ${EXAMPLE_COMPATIBLE_BASE_URL})`);
+    throw new HarnessProviderError(
+      `--base-url ${raw} is not a URL (e.g. ${EXAMPLE_COMPATIBLE_BASE_URL})`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new HarnessProviderError(`--base-url must be http(s), got ${url.protocol}`);

@@ -18,6 +18,20 @@ export const HARNESS_TOOL_NAMES = [
   'bash',
 ] as const;
 
+/**
+ * The `execution_policy` flag that enables each tool: reading tools need `allow_read`,
+ * `write_file`/`edit_file` need `allow_write`, `bash` needs `allow_shell`.
+ */
+export const TOOL_PERMISSION_FLAG = {
+  read_file: 'allow_read',
+  list_directory: 'allow_read',
+  glob: 'allow_read',
+  grep: 'allow_read',
+  write_file: 'allow_write',
+  edit_file: 'allow_write',
+  bash: 'allow_shell',
+} as const satisfies Record<(typeof HARNESS_TOOL_NAMES)[number], string>;
+
 /** Instruction files looked up in the working directory when a spec names none. */
 export const DEFAULT_INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', 'SUPERQODE.md'];
 

@@ -1,4 +1,4 @@
-import type { HarnessSpec } from './harness-spec.schema';
+import { type HarnessSpec, TOOL_PERMISSION_FLAG } from './harness-spec.schema';
 import { valueAt } from './harness-spec.merge';
 
 const TOOL_FLAGS = ['allow_read', 'allow_write', 'allow_shell', 'allow_network'] as const;
@@ -42,5 +42,13 @@ export function specWarnings(spec: HarnessSpec, merged: unknown, source: string)
   if (forcedOff.length > 0) {
     warnings.push(`flavor is no_tool: execution_policy.${forcedOff.join(', ')} forced off`);
   }
+  spec.agents.forEach((agent, i) => {
+    const off = (agent.tools ?? []).filter((t) => !spec.execution_policy[TOOL_PERMISSION_FLAG[t]]);
+    if (off.length > 0) {
+      warnings.push(
+        `agents[${i}].tools: ${off.join(', ')} not allowed by execution_policy; not offered`,
+      );
+    }
+  });
   return warnings.map((w) => `${source}: ${w}`);
 }

@@ -1,0 +1,123 @@
+import { A2AClientError, A2AClientErrorCode } from './client.errors';
+import { capBody, isEventStream, readCappedText, terminateSse } from './bounded-body';
+import type { ClientTrace, TraceStage } from './client-trace';
+
+/** Credentials applied to one request: headers and query parameters. */
+export interface AppliedAuth {
+  /** Header name → value (e.g. `Authorization: Bearer …`, `X-API-Key: …`). */
+  headers: Record<string, string>;
+  /** Query parameter name → value (API keys the card places `in: query`). */
+  query: Record<string, string>;
+}
+
+/** How {@link createClientFetch} bounds, authenticates and traces requests. */
+export interface ClientFetchOptions {
+  /** The underlying fetch (global fetch, or one bound to an mTLS dispatcher). */
+  base: typeof fetch;
+  /** Headers added to every request unless the caller set them (`--header N:V`). */
+  extraHeaders: [string, string][];
+  /** Credentials for each request; absent for discovery, where no scheme is known yet. */
+  auth?: () => Promise<AppliedAuth>;
+  /** Time bound per request, ms; for SSE only until the response headers arrive. */
+  timeoutMs: number;
+  /** Size bound per non-SSE response body, bytes. */
+  maxBodyBytes: number;
+  /** Where requests and responses are recorded (redacted). */
+  trace?: ClientTrace;
+  /** Trace stage of these requests. */
+  stage: TraceStage;
+}
+
+/** Input accepted by fetch. */
+type FetchInput = string | URL | Request;
+
+/**
+ * A `fetch` for the SDK transports and for discovery: adds extra and auth headers and query
+ * parameters, bounds time (`AbortSignal.timeout`) and body size, repairs SSE streams that end
+ * without a blank line, maps network failures to {@link A2AClientError}, and traces each exchange.
+ * @throws {A2AClientError} `TIMEOUT` (no answer within `timeoutMs`), `UNREACHABLE` (network/TLS).
+ */
+export function createClientFetch(o: ClientFetchOptions): typeof fetch {
+  const impl = async (input: FetchInput, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const headers = new Headers(init.headers);
+    for (const [n, v] of o.extraHeaders) if (!headers.has(n)) headers.set(n, v);
+    const auth = o.auth ? await o.auth() : undefined;
+    for (const [n, v] of Object.entries(auth?.headers ?? {})) headers.set(n, v);
+    for (const [n, v] of Object.entries(auth?.query ?? {})) url.searchParams.set(n, v);
+    const streaming = (headers.get('accept') ?? '').includes('text/event-stream');
+    const bound = boundSignal(init.signal ?? undefined, o.timeoutMs, streaming);
+    const method = init.method ?? 'GET';
+    traceRequest(o, method, url, headers, init.body);
+    const started = Date.now();
+    let res: Response;
+    try {
+      res = await o.base(url, { ...init, headers, signal: bound.signal });
+    } catch (err) {
+      throw toClientError(err, `${method} ${o.trace?.redactor.url(url.href) ?? url.origin}`, o.timeoutMs);
+    } finally {
+      bound.headersArrived();
+    }
+    await traceResponse(o, res, Date.now() - started);
+    return isEventStream(res) ? terminateSse(res) : capBody(res, o.maxBodyBytes);
+  };
+  return impl as typeof fetch;
+}
+
+/** Combines the caller's signal with the time bound; SSE bounds only the wait for headers. */
+function boundSignal(
+  outer: AbortSignal | undefined,
+  timeoutMs: number,
+  streaming: boolean,
+): { signal: AbortSignal; headersArrived: () => void } {
+  if (!streaming) {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return { signal: outer ? AbortSignal.any([outer, timeout]) : timeout, headersArrived: () => undefined };
+  }
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(new DOMException('stream did not open in time', 'TimeoutError')), timeoutMs);
+  return {
+    signal: outer ? AbortSignal.any([outer, ctl.signal]) : ctl.signal,
+    headersArrived: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * Maps a fetch rejection to an {@link A2AClientError}; other errors (the caller's own abort)
+ * pass through.
+ * @param what - `METHOD url` for the message (already redacted).
+ */
+export function toClientError(err: unknown, what: string, timeoutMs: number): unknown {
+  if (err instanceof A2AClientError) return err;
+  const name = (err as { name?: string })?.name;
+  if (name === 'TimeoutError') {
+    return new A2AClientError(A2AClientErrorCode.Timeout, `${what}: no answer within ${timeoutMs} ms`, { cause: err });
+  }
+  if (err instanceof TypeError) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    const detail = cause?.code ?? cause?.message ?? err.message;
+    return new A2AClientError(A2AClientErrorCode.Unreachable, `${what}: cannot reach the host (${detail})`, { cause: err });
+  }
+  return err;
+}
+
+function traceRequest(o: ClientFetchOptions, method: string, url: URL, headers: Headers, body: unknown): void {
+  const t = o.trace;
+  if (!t) return;
+  t.add(o.stage, '→', `${method} ${t.redactor.url(url.href)}`);
+  for (const [n, v] of t.redactor.headers(headers.entries())) t.add(o.stage, '→', `  ${n}: ${v}`);
+  if (typeof body === 'string' && t.bodyChars > 0) t.add(o.stage, '→', `  body: ${t.excerpt(body)}`);
+}
+
+async function traceResponse(o: ClientFetchOptions, res: Response, ms: number): Promise<void> {
+  const t = o.trace;
+  if (!t) return;
+  const type = res.headers.get('content-type') ?? '-';
+  const etag = res.headers.get('etag');
+  t.add(o.stage, '←', `${res.status} ${res.statusText} (${type}${etag ? `, ETag ${etag}` : ''}) in ${ms} ms`);
+  const challenge = res.headers.get('www-authenticate');
+  if (challenge) t.add(o.stage, '←', `  www-authenticate: ${challenge}`);
+  if (t.bodyChars === 0 || isEventStream(res) || !res.body) return;
+  const text = await readCappedText(res.clone(), o.maxBodyBytes).catch(() => '(unreadable)');
+  if (text) t.add(o.stage, '←', `  body: ${t.excerpt(text)}`);
+}

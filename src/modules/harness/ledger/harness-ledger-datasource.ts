@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { HARNESS_MIGRATIONS_TABLE } from '../harness.constants';
+import { HARNESS_ENTITIES } from './harness-ledger.entities';
+import { CreateHarnessLedger1760000000000 } from './migrations/1760000000000-create-harness-ledger';
+
+/** TypeORM options of the better-sqlite3 driver (the only driver the ledger runs on). */
+export type HarnessDataSourceOptions = Extract<DataSourceOptions, { type: 'better-sqlite3' }>;
+
+/** Wait for a competing writer (a CLI run beside a server) before SQLITE_BUSY, ms. */
+export const HARNESS_BUSY_TIMEOUT_MS = 5000;
+
+/** Pragmas run once per connection, before TypeORM uses it. */
+function prepareDatabase(db: { pragma(source: string): unknown }): void {
+  // WAL + NORMAL: an event is durable once it reaches the WAL; a power cut may lose the last
+  // few but never corrupts the file. Irrelevant (and harmless) for ':memory:'.
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${HARNESS_BUSY_TIMEOUT_MS}`);
+  db.pragma('foreign_keys = ON');
+}
+
+/**
+ * TypeORM data source options of the harness ledger on SQLite (better-sqlite3).
+ * Schema comes from migrations run at initialisation (ledger `harness_migrations`);
+ * `synchronize` stays off so an entity edit can never rewrite recorded runs.
+ * @param path - SQLite file; its parent directory is created. `null` or `':memory:'` keeps
+ *   the ledger in memory (lost at exit; WAL does not apply).
+ * @returns Options without a `name`: the Nest module names the data source `'harness'`.
+ * @throws {Error} The parent directory cannot be created (permissions, a file in the way).
+ */
+export function harnessDataSourceOptions(path: string | null): HarnessDataSourceOptions {
+  const inMemory = path === null || path === ':memory:';
+  const database = inMemory ? ':memory:' : resolve(path);
+  if (!inMemory) mkdirSync(dirname(database), { recursive: true });
+  return {
+    type: 'better-sqlite3',
+    database,
+    enableWAL: !inMemory,
+    timeout: HARNESS_BUSY_TIMEOUT_MS,
+    prepareDatabase,
+    entities: HARNESS_ENTITIES,
+    migrations: [CreateHarnessLedger1760000000000],
+    migrationsRun: true,
+    migrationsTableName: HARNESS_MIGRATIONS_TABLE,
+    synchronize: false,
+    logging: false,
+  };
+}

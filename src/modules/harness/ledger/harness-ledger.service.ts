@@ -1,0 +1,208 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { Clock, IdGenerator } from '../../../common/runtime/clock';
+import { HARNESS_CONNECTION } from '../harness.constants';
+import type { HarnessEvent, HarnessEventType, HarnessRunStatus } from '../protocol/harness-events';
+import {
+  HarnessRunNotFoundError,
+  HarnessSessionNotFoundError,
+} from '../protocol/harness-protocol.errors';
+import type {
+  HarnessRunDetail,
+  HarnessRunRecord,
+  HarnessSessionExport,
+  HarnessSessionRecord,
+} from '../protocol/harness-records';
+import type { HarnessModelSelection } from '../providers/model-selection';
+import {
+  HarnessEventEntity,
+  HarnessRunEntity,
+  HarnessSessionEntity,
+} from './harness-ledger.entities';
+import * as map from './harness-ledger.mapping';
+
+const LIST_RUNS_SQL =
+  'SELECT "id", "session_id" AS "sessionId", "status", "provider", "model", ' +
+  '"started_at" AS "startedAt", "ended_at" AS "endedAt", "prompt_preview" AS "promptPreview", ' +
+  '"error" FROM "runs"';
+
+/** What a new session stores. */
+export interface NewHarnessSession {
+  specName: string;
+  /** Absolute path. */
+  workingDir: string;
+  /** The validated spec, as JSON. */
+  spec: unknown;
+  modelSelection: HarnessModelSelection;
+  metadata: Record<string, unknown>;
+}
+
+/** A session with what its runs need: the spec (JSON) and the default model choice. */
+export interface StoredHarnessSession {
+  record: HarnessSessionRecord;
+  spec: unknown;
+  modelSelection: HarnessModelSelection;
+}
+
+/** Filters of {@link HarnessLedgerService.listRuns}. */
+export interface ListHarnessRunsQuery {
+  sessionId?: string;
+  status?: HarnessRunStatus;
+}
+
+/**
+ * The harness ledger: sessions, runs and their events in SQLite, the truth after a crash.
+ * Every event is written (one transaction with its run's status change) before anyone sees it;
+ * writes are serialised because the data source has one connection.
+ */
+@Injectable()
+export class HarnessLedgerService {
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    @InjectDataSource(HARNESS_CONNECTION) private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /** Stores a new session (random id, created now). @throws {Error} SQLite failed. */
+  async createSession(input: NewHarnessSession): Promise<HarnessSessionRecord> {
+    const row = Object.assign(new HarnessSessionEntity(), {
+      id: this.ids.next(),
+      createdAt: this.clock.isoNow(),
+      specName: input.specName,
+      workingDir: input.workingDir,
+      spec: JSON.stringify(input.spec),
+      modelSelection: JSON.stringify(input.modelSelection),
+      metadata: JSON.stringify(input.metadata),
+    });
+    await this.write((m) => m.insert(HarnessSessionEntity, row));
+    return map.toSessionRecord(row);
+  }
+
+  /** A session with its spec. @throws {HarnessSessionNotFoundError} Unknown id. */
+  async getSession(sessionId: string): Promise<StoredHarnessSession> {
+    const row = await this.dataSource.manager.findOneBy(HarnessSessionEntity, { id: sessionId });
+    if (!row) throw new HarnessSessionNotFoundError(sessionId);
+    return {
+      record: map.toSessionRecord(row),
+      spec: map.parseJson<unknown>(row.spec, null),
+      modelSelection: map.parseJson<HarnessModelSelection>(row.modelSelection, {}),
+    };
+  }
+
+  /**
+   * Records one event: `run.started` creates the run row, terminal events and approval
+   * decisions update its status, all in the same transaction as the event row.
+   * @throws {Error} SQLite failed (e.g. a duplicate (run_id, sequence)).
+   */
+  async append(event: HarnessEvent): Promise<void> {
+    await this.write(async (m) => {
+      if (event.type === 'run.started') await m.insert(HarnessRunEntity, map.runRowFrom(event));
+      await m.insert(HarnessEventEntity, map.toEventRow(event));
+      const update = map.runUpdateFor(event);
+      if (update) await m.update(HarnessRunEntity, { id: event.run_id }, update);
+    });
+  }
+
+  /** One run. @throws {HarnessRunNotFoundError} Unknown id. */
+  async getRun(runId: string): Promise<HarnessRunRecord> {
+    const row = await this.dataSource.manager.findOneBy(HarnessRunEntity, { id: runId });
+    if (!row) throw new HarnessRunNotFoundError(runId);
+    return map.toRunRecord(row);
+  }
+
+  /** Highest sequence recorded for a run; 0 when it has no events. */
+  async lastSequence(runId: string): Promise<number> {
+    const rows: { last: number | null }[] = await this.dataSource.query(
+      'SELECT MAX("sequence") AS "last" FROM "events" WHERE "run_id" = ?',
+      [runId],
+    );
+    return rows[0]?.last ?? 0;
+  }
+
+  /** Runs newest first (start time, then insertion order), optionally of one session or status. */
+  async listRuns(query: ListHarnessRunsQuery = {}): Promise<HarnessRunRecord[]> {
+    const filters = [
+      ['"session_id" = ?', query.sessionId],
+      ['"status" = ?', query.status],
+    ].filter((f): f is [string, string] => Boolean(f[1]));
+    const where = filters.map(([sql]) => sql);
+    const params = filters.map(([, value]) => value);
+    const rows: HarnessRunEntity[] = await this.dataSource.query(
+      `${LIST_RUNS_SQL} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ` +
+        'ORDER BY "started_at" DESC, rowid DESC',
+      params,
+    );
+    return rows.map(map.toRunRecord);
+  }
+
+  /**
+   * Events of a session's runs, oldest run first, each in sequence order.
+   * @param types - Only these types (e.g. without `message.delta` to rebuild a conversation).
+   */
+  async sessionEvents(sessionId: string, types?: HarnessEventType[]): Promise<HarnessEvent[]> {
+    const runs = (await this.listRuns({ sessionId })).reverse();
+    const events: HarnessEvent[] = [];
+    for (const run of runs) events.push(...(await this.runEvents(run.id, sessionId, types)));
+    return events;
+  }
+
+  /** A run and its events. @throws {HarnessRunNotFoundError} Unknown id. */
+  async showRun(runId: string): Promise<HarnessRunDetail> {
+    const run = await this.getRun(runId);
+    return { run, events: await this.runEvents(run.id, run.session_id) };
+  }
+
+  /** A session, its runs (oldest first) and their events. @throws {HarnessSessionNotFoundError} */
+  async exportSession(sessionId: string): Promise<HarnessSessionExport> {
+    const { record } = await this.getSession(sessionId);
+    const runs = (await this.listRuns({ sessionId })).reverse();
+    const details: HarnessRunDetail[] = [];
+    for (const run of runs) details.push({ run, events: await this.runEvents(run.id, sessionId) });
+    return { session: record, runs: details };
+  }
+
+  /**
+   * Ends a run left `running` by a process that died: appends `run.failed` (code
+   * `interrupted`) after its last event. No-op (null) when the run already ended or is paused.
+   * @throws {HarnessRunNotFoundError} Unknown id.
+   */
+  async markInterrupted(runId: string, message: string): Promise<HarnessEvent | null> {
+    const run = await this.getRun(runId);
+    if (run.status !== 'running') return null;
+    const event: HarnessEvent = {
+      event_id: this.ids.next(),
+      session_id: run.session_id,
+      run_id: runId,
+      sequence: (await this.lastSequence(runId)) + 1,
+      timestamp: this.clock.isoNow(),
+      type: 'run.failed',
+      data: { code: 'interrupted', message },
+    };
+    await this.append(event);
+    return event;
+  }
+
+  /** Events of one run in sequence order (rows of unknown types skipped). */
+  private async runEvents(
+    runId: string,
+    sessionId: string,
+    types?: HarnessEventType[],
+  ): Promise<HarnessEvent[]> {
+    const rows = await this.dataSource.manager.find(HarnessEventEntity, {
+      where: types ? { runId, type: In(types) } : { runId },
+      order: { sequence: 'ASC' },
+    });
+    return rows.flatMap((row) => map.toEvent(row, sessionId) ?? []);
+  }
+
+  /** Runs `work` in a transaction, after every earlier write (one connection: no interleaving). */
+  private write(work: (manager: EntityManager) => Promise<unknown>): Promise<void> {
+    const next = this.writes.then(() => this.dataSource.transaction((m) => work(m)));
+    this.writes = next.catch(() => undefined);
+    return next.then(() => undefined);
+  }
+}

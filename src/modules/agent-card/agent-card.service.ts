@@ -38,6 +38,8 @@ export class AgentCardService {
   private readonly dualVariant: CardVariant;
   /** When the bytes were built, truncated to whole seconds (HTTP-date precision). */
   readonly lastModified: Date;
+  /** {@link lastModified} as an HTTP-date (RFC 9110 §5.6.7), formatted once. */
+  readonly lastModifiedHttp: string;
 
   constructor(
     private readonly config: A2aConfig,
@@ -45,6 +47,7 @@ export class AgentCardService {
     clock: Clock,
   ) {
     this.lastModified = new Date(Math.floor(clock.now().getTime() / 1000) * 1000);
+    this.lastModifiedHttp = this.lastModified.toUTCString();
     this.agentCard = this.build(skills);
     const strict = AgentCard.toJSON(this.agentCard) as Record<string, unknown>;
     this.strictVariant = variant(strict);

@@ -93,7 +93,8 @@ export function toClientError(err: unknown, what: string, timeoutMs: number): un
   if (name === 'TimeoutError') {
     return new A2AClientError(A2AClientErrorCode.Timeout, `${what}: no answer within ${timeoutMs} ms`, { cause: err });
   }
-  if (err instanceof TypeError) {
+  // fetch's TypeError may come from another realm (jest), so match by name.
+  if ((err as Error)?.name === 'TypeError') {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const detail = cause?.code ?? cause?.message ?? err.message;
     return new A2AClientError(A2AClientErrorCode.Unreachable, `${what}: cannot reach the host (${detail})`, { cause: err });

@@ -1,0 +1,73 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { A2aConfig } from '../../config/a2a.config';
+import { requestedA2aVersion } from '../../common/http/a2a-version';
+import { AGENT_CARD_PATHS } from './agent-card.constants';
+import { AgentCardService } from './agent-card.service';
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag, Last-Modified, Cache-Control, Vary',
+};
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+  'access-control-allow-headers': 'A2A-Version, If-None-Match, If-Modified-Since',
+  'access-control-max-age': '86400',
+};
+
+/**
+ * Discovery: the Agent Card at both well-known paths (GET, HEAD, CORS preflight), registered as
+ * plain Fastify routes. The card is public, never throttled and its bytes are prebuilt, so it
+ * skips Nest's router, guards and filters: that path costs about a third of the CPU per request
+ * (`npm run bench`, card GET). Conditional requests follow RFC 9110 §13: `If-None-Match` (list,
+ * `*`, weak form) wins over `If-Modified-Since`.
+ * @see A2A specification §8.2 Agent Card discovery; RFC 9110 §8.8 validators, §13.1 preconditions.
+ */
+@Injectable()
+export class AgentCardRoutes implements OnModuleInit {
+  constructor(
+    private readonly host: HttpAdapterHost,
+    private readonly cards: AgentCardService,
+    private readonly config: A2aConfig,
+  ) {}
+
+  onModuleInit(): void {
+    // No HTTP adapter in a plain application context (`--export-agent-card`): nothing to serve.
+    if (!this.host.httpAdapter) return;
+    const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
+    for (const path of AGENT_CARD_PATHS) {
+      fastify.get(path, (request, reply) => this.serve(request, reply));
+      fastify.options(path, (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
+    }
+  }
+
+  /** Serves the variant the request's A2A-Version selects; 304 when the client's copy is current. */
+  serve(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const variant = this.cards.variantFor(requestedA2aVersion(request));
+    const maxAge = this.config.cardCacheMaxAgeS;
+    reply
+      .headers(CORS_HEADERS)
+      .header('cache-control', maxAge > 0 ? `public, max-age=${maxAge}` : 'no-cache')
+      .header('etag', variant.etag)
+      .header('last-modified', this.cards.lastModifiedHttp)
+      .header('vary', 'A2A-Version');
+    if (isNotModified(request, variant.etag, this.cards.lastModified)) return reply.code(304).send();
+    return reply.code(200).header('content-type', 'application/json').send(variant.body);
+  }
+}
+
+function isNotModified(request: FastifyRequest, etag: string, lastModified: Date): boolean {
+  const inm = request.headers['if-none-match'];
+  if (typeof inm === 'string') {
+    return inm
+      .split(',')
+      .map((t) => t.trim().replace(/^W\//, ''))
+      .some((t) => t === '*' || t === etag);
+  }
+  const ims = request.headers['if-modified-since'];
+  if (typeof ims !== 'string') return false;
+  const since = Date.parse(ims);
+  return !Number.isNaN(since) && lastModified.getTime() <= since;
+}

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FakeOpenAiServer } from '../fakes/fake-openai-server';
+import {
+  all,
+  collect,
+  createTestHarness,
+  first,
+  specFrom,
+  tempCheckout,
+  typesOf,
+} from '../fakes/harness-fixtures';
+import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
+
+const CODING_SPEC = `
+name: e2e-coding
+execution_policy:
+  allow_read: true
+  allow_write: true
+  allow_shell: true
+  allowed_commands: [cat, git, echo]
+limits:
+  task_timeout_seconds: 30
+`;
+
+describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
+  let fake: FakeOpenAiServer;
+  let harness: TestHarness;
+  let checkout: TempCheckout;
+
+  beforeAll(async () => {
+    fake = await FakeOpenAiServer.start();
+    harness = await createTestHarness();
+  });
+  afterAll(async () => {
+    await harness.close();
+    await fake.close();
+  });
+  beforeEach(() => {
+    checkout = tempCheckout({ 'greeting.txt': 'hello world\n', 'AGENTS.md': 'Always be brief.\n' });
+  });
+  afterEach(() => checkout.remove());
+
+  async function session() {
+    return harness.controller.createSession({
+      spec: specFrom(CODING_SPEC),
+      workingDir: checkout.dir,
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: fake.baseUrl },
+    });
+  }
+
+  it('reads, edits and runs a command; the ledger holds the ordered events', async () => {
+    fake.enqueue(
+      { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'greeting.txt' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'edit_file',
+            arguments: { path: 'greeting.txt', old_string: 'world', new_string: 'harness' },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'cat greeting.txt' } }] },
+      { text: 'Changed world to harness.' },
+    );
+    const s = await session();
+    const events = await collect(harness.controller.send(s.id, 'Replace world with harness'));
+
+    expect(typesOf(events)).toEqual([
+      'run.started',
+      'message.created',
+      'model.requested',
+      'message.delta',
+      'model.completed',
+      'tool.requested',
+      'tool.completed',
+      'model.requested',
+      'model.completed',
+      'tool.requested',
+      'tool.completed',
+      'model.requested',
+      'model.completed',
+      'tool.requested',
+      'tool.completed',
+      'model.requested',
+      'message.delta',
+      'model.completed',
+      'message.created',
+      'artifact.created',
+      'run.completed',
+    ]);
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+    expect(readFileSync(join(checkout.dir, 'greeting.txt'), 'utf8')).toBe('hello harness\n');
+
+    const results = all(events, 'tool.completed');
+    expect(results.map((r) => [r.data.tool_name, r.data.ok])).toEqual([
+      ['read_file', true],
+      ['edit_file', true],
+      ['bash', true],
+    ]);
+    expect(results[2].data.output).toContain('hello harness');
+    expect(first(events, 'artifact.created').data.paths).toEqual(['greeting.txt']);
+    expect(first(events, 'run.completed').data).toMatchObject({
+      status: 'succeeded',
+      stop_reason: 'stop',
+      text: 'Changed world to harness.',
+      iterations: 4,
+    });
+    const deltas = all(events, 'message.delta').map((e) => e.data.text);
+    expect(deltas.join('')).toBe('Reading.Changed world to harness.');
+
+    // What the model was sent: tools offered, system prompt with AGENTS.md, tool results.
+    const [firstRequest, , , last] = fake.requests.map((r) => r.body);
+    expect(firstRequest.stream).toBe(true);
+    expect(firstRequest.tools?.map((t) => t.function.name)).toEqual([
+      'read_file',
+      'list_directory',
+      'glob',
+      'grep',
+      'write_file',
+      'edit_file',
+      'bash',
+    ]);
+    expect(firstRequest.messages[0]).toMatchObject({ role: 'system' });
+    expect(String(firstRequest.messages[0].content)).toContain('Always be brief.');
+    const toolMessages = last.messages.filter((m) => m.role === 'tool');
+    expect(toolMessages).toHaveLength(3);
+    expect(String(toolMessages[0].content)).toContain('hello world');
+
+    const detail = await harness.ledger.showRun(events[0].run_id);
+    expect(detail.run).toMatchObject({
+      session_id: s.id,
+      status: 'succeeded',
+      provider: 'openai-compatible',
+      model: 'fake-model',
+      prompt_preview: 'Replace world with harness',
+      error: null,
+    });
+    expect(detail.run.ended_at).not.toBeNull();
+    expect(detail.events).toEqual(events);
+  });
+});

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** PEM files of a throw-away CA, a server certificate for 127.0.0.1 and a client certificate. */
+export interface TestPki {
+  dir: string;
+  caCert: string;
+  serverKey: string;
+  serverCert: string;
+  clientKey: string;
+  clientCert: string;
+  /** A client certificate signed by another CA (the server must refuse it). */
+  strangerKey: string;
+  strangerCert: string;
+  read(path: string): Buffer;
+}
+
+function openssl(dir: string, ...args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+}
+
+function issue(dir: string, name: string, ca: string, ext?: string): void {
+  openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
+  const extArgs = ext ? ['-extfile', `${name}.ext`] : [];
+  if (ext) writeFileSync(join(dir, `${name}.ext`), ext);
+  openssl(dir, 'x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...extArgs);
+}
+
+/** Generates the PKI with the `openssl` CLI in a fresh temp directory (~1 s). */
+export function makeTestPki(): TestPki {
+  const dir = mkdtempSync(join(tmpdir(), 'sq-pki-'));
+  for (const ca of ['ca', 'otherca']) {
+    openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`, '-days', '2', '-subj', `/CN=${ca}`);
+  }
+  issue(dir, 'server', 'ca', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  issue(dir, 'client', 'ca', 'extendedKeyUsage=clientAuth\n');
+  issue(dir, 'stranger', 'otherca', 'extendedKeyUsage=clientAuth\n');
+  const p = (f: string): string => join(dir, f);
+  return {
+    dir,
+    caCert: p('ca.crt'),
+    serverKey: p('server.key'),
+    serverCert: p('server.crt'),
+    clientKey: p('client.key'),
+    clientCert: p('client.crt'),
+    strangerKey: p('stranger.key'),
+    strangerCert: p('stranger.crt'),
+    read: (path) => readFileSync(path),
+  };
+}

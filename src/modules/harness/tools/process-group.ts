@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 /** Time between SIGTERM and SIGKILL when a process group is stopped (ms). */
 export const KILL_GRACE_MS = 1000;
@@ -48,6 +49,83 @@ function terminateGroup(pgid: number | undefined): void {
   setTimeout(() => killGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
 }
 
+/** One running command line: collects output, enforces the timeout and cancellation. */
+class GroupRun {
+  private readonly chunks: Buffer[] = [];
+  private readonly result: GroupRunResult = {
+    output: '',
+    totalBytes: 0,
+    exitCode: null,
+    exitSignal: null,
+  };
+  private kept = 0;
+  private settled = false;
+  private timer?: NodeJS.Timeout;
+  private child?: ChildProcessByStdio<null, Readable, Readable>;
+
+  constructor(
+    private readonly options: GroupRunOptions,
+    private readonly resolve: (result: GroupRunResult) => void,
+  ) {}
+
+  start(command: string): void {
+    const { cwd, env, signal, timeoutMs } = this.options;
+    const child = spawn('/bin/bash', ['-c', command], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout.on('data', this.collect);
+    child.stderr.on('data', this.collect);
+    child.on('error', (error) => {
+      this.result.error = error.message;
+      this.finish();
+    });
+    child.on('exit', this.onExit);
+    child.on('close', this.finish);
+    this.timer = setTimeout(() => this.stop('timeout'), timeoutMs);
+    signal.addEventListener('abort', this.onAbort, { once: true });
+    if (signal.aborted) this.onAbort();
+  }
+
+  private readonly collect = (chunk: Buffer): void => {
+    this.result.totalBytes += chunk.length;
+    const part = chunk.subarray(0, Math.max(0, this.options.maxOutputBytes - this.kept));
+    if (part.length > 0) this.chunks.push(part);
+    this.kept += part.length;
+  };
+
+  private readonly onAbort = (): void => this.stop('cancelled');
+
+  private stop(reason: 'timeout' | 'cancelled'): void {
+    if (this.result.killed || this.child?.exitCode !== null) return;
+    this.result.killed = reason;
+    terminateGroup(this.child.pid);
+  }
+
+  private readonly onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+    this.result.exitCode = code;
+    this.result.exitSignal = signal;
+    if (!this.result.killed) terminateGroup(this.child?.pid);
+    // A process that left the group may still hold the pipes open; do not wait for it forever.
+    setTimeout(() => {
+      this.child?.stdout.destroy();
+      this.child?.stderr.destroy();
+      this.finish();
+    }, KILL_GRACE_MS * 2).unref();
+  };
+
+  private readonly finish = (): void => {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.options.signal.removeEventListener('abort', this.onAbort);
+    this.resolve({ ...this.result, output: Buffer.concat(this.chunks).toString('utf8') });
+  };
+}
+
 /**
  * Runs `/bin/bash -c <command>` as the leader of its own process group (`detached: true`,
  * stdin closed). On timeout or abort the whole group gets SIGTERM, then SIGKILL after a
@@ -61,56 +139,5 @@ export function runInProcessGroup(
   command: string,
   options: GroupRunOptions,
 ): Promise<GroupRunResult> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const result: GroupRunResult = { output: '', totalBytes: 0, exitCode: null, exitSignal: null };
-    let kept = 0;
-    const child = spawn('/bin/bash', ['-c', command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const collect = (chunk: Buffer) => {
-      result.totalBytes += chunk.length;
-      const part = chunk.subarray(0, Math.max(0, options.maxOutputBytes - kept));
-      if (part.length > 0) chunks.push(part);
-      kept += part.length;
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    const stop = (reason: 'timeout' | 'cancelled') => {
-      if (result.killed || child.exitCode !== null) return;
-      result.killed = reason;
-      terminateGroup(child.pid);
-    };
-    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
-    const onAbort = () => stop('cancelled');
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    let settled = false;
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal.removeEventListener('abort', onAbort);
-      resolve({ ...result, output: Buffer.concat(chunks).toString('utf8') });
-    };
-    child.on('error', (error) => {
-      result.error = error.message;
-      finish();
-    });
-    child.on('exit', (code, signal) => {
-      result.exitCode = code;
-      result.exitSignal = signal;
-      if (!result.killed) terminateGroup(child.pid);
-      // A process outside the group may still hold the pipes open; do not wait for it forever.
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        finish();
-      }, KILL_GRACE_MS * 2).unref();
-    });
-    child.on('close', finish);
-    if (options.signal.aborted) onAbort();
-  });
+  return new Promise((resolve) => new GroupRun(options, resolve).start(command));
 }

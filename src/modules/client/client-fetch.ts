@@ -93,10 +93,10 @@ export function toClientError(err: unknown, what: string, timeoutMs: number): un
   if (name === 'TimeoutError') {
     return new A2AClientError(A2AClientErrorCode.Timeout, `${what}: no answer within ${timeoutMs} ms`, { cause: err });
   }
-  // fetch's TypeError may come from another realm (jest), so match by name.
-  if ((err as Error)?.name === 'TypeError') {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const detail = cause?.code ?? cause?.message ?? err.message;
+  // fetch's TypeError may come from another realm (jest), so match by name and message.
+  const failed = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (failed?.name === 'TypeError' && (failed.message === 'fetch failed' || failed.cause?.code)) {
+    const detail = failed.cause?.code ?? failed.cause?.message ?? failed.message;
     return new A2AClientError(A2AClientErrorCode.Unreachable, `${what}: cannot reach the host (${detail})`, { cause: err });
   }
   return err;

@@ -7,8 +7,8 @@ export const REDACTED = '[REDACTED]';
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|auth|token|secret|api[-_]?key|password|session/i;
 
 const PATTERNS: [RegExp, string][] = [
-  // Authorization values of any scheme: keep the scheme name, drop the credential.
-  [/\b(Bearer|Basic|Token|Digest|DPoP)\s+[A-Za-z0-9._~+/=:-]{4,}/gi, `$1 ${REDACTED}`],
+  // Authorization credentials: keep the scheme word, drop the credential (not challenge params).
+  [/\b(Bearer|Basic|Digest|DPoP)\s+(?![A-Za-z_-]+=")[A-Za-z0-9._~+/=:-]{6,}/gi, `$1 ${REDACTED}`],
   // SuperQode API keys.
   [/\bsqk_(live|test)_[A-Za-z0-9._~-]+/g, `sqk_$1_${REDACTED}`],
   // OpenAI-style keys.
@@ -74,7 +74,7 @@ export class Redactor {
 }
 
 function maskHeader(value: string): string {
-  const m = /^(Bearer|Basic|Token|Digest|DPoP)\s+/i.exec(value);
+  const m = /^(Bearer|Basic|Digest|DPoP)\s+/i.exec(value);
   return m ? `${m[1]} ${REDACTED}` : REDACTED;
 }
 

@@ -48,7 +48,7 @@ export function partText(part: unknown): string {
     case 'text':
       return typeof value === 'string' ? value : '';
     case 'data':
-      return JSON.stringify(value ?? null);
+      return `[data] ${JSON.stringify(value ?? null)}`;
     case 'url':
       return `[file ${String(value)}]`;
     case 'raw':

@@ -16,9 +16,26 @@ export interface ResolvedModel {
   model: LanguageModel;
 }
 
-/** The message of an error, or its string form. */
+/** The message of an error (from any realm: no `instanceof`), or its string form. */
 function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(err);
+}
+
+/**
+ * Why `fetch` could not connect (`ECONNREFUSED`, `ENOTFOUND`…), for a raw `fetch failed`
+ * TypeError that reached us unwrapped (the SDK wraps it only when it recognises the error's
+ * realm, which a test VM context defeats); null for anything else.
+ */
+function connectionFailure(err: unknown): string | null {
+  if (typeof err !== 'object' || err === null || messageOf(err) !== 'fetch failed') return null;
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+  return String(cause?.code ?? cause?.message ?? 'fetch failed');
+}
+
+/** Message for a provider endpoint that does not answer. */
+function unreachable(provider: string, url: string, reason: string): string {
+  return `cannot reach ${provider} at ${url}: ${reason}; check --base-url and that the model server is running`;
 }
 
 /**
@@ -73,17 +90,15 @@ export class HarnessModelResolver {
    */
   describeError(err: unknown, selection: ResolvedModelSelection): string {
     const cause = RetryError.isInstance(err) ? err.lastError : err;
-    if (cause instanceof HarnessProviderError) return cause.message;
-    if (!APICallError.isInstance(cause))
-      return `${selection.provider} call failed: ${messageOf(cause)}`;
     const { provider, model } = selection;
+    if (cause instanceof HarnessProviderError) return cause.message;
+    const refused = connectionFailure(cause);
+    if (refused) return unreachable(provider, selection.baseUrl ?? 'its default endpoint', refused);
+    if (!APICallError.isInstance(cause)) return `${provider} call failed: ${messageOf(cause)}`;
     const status = cause.statusCode;
     if (status === undefined) {
       const reason = cause.cause === undefined ? cause.message : messageOf(cause.cause);
-      return (
-        `cannot reach ${provider} at ${cause.url}: ${reason}; ` +
-        'check --base-url and that the model server is running'
-      );
+      return unreachable(provider, cause.url, reason);
     }
     if (status === 401 || status === 403) {
       return (

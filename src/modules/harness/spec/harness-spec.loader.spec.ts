@@ -2,16 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  builtinTemplate,
   HarnessSpecError,
   loadHarnessSpec,
   MAX_INHERITANCE_DEPTH,
   parseHarnessSpec,
 } from './harness-spec.loader';
 
-const EXAMPLES = path.resolve(__dirname, '../../../../examples/harness');
-
-describe('loadHarnessSpec', () => {
+describe(loadHarnessSpec.name, () => {
   let dir: string;
 
   beforeAll(() => {
@@ -198,65 +195,5 @@ describe('loadHarnessSpec', () => {
     expect(
       errorOf(() => parseHarnessSpec('inherits: ./nope.yaml\nname: x', 'a.yaml', dir)).message,
     ).toBe('nope.yaml: cannot read file (ENOENT)');
-  });
-
-  it('builds each built-in template', () => {
-    const load = (name: 'coding' | 'read-only' | 'no-tool') =>
-      parseHarnessSpec(`inherits: ${name}`, `${name}.yaml`, dir).spec;
-    expect(load('coding').execution_policy).toMatchObject({
-      allow_read: true,
-      allow_write: true,
-      allow_shell: true,
-      sandbox: 'local',
-    });
-    expect(load('read-only').execution_policy).toMatchObject({
-      allow_read: true,
-      allow_write: false,
-      allow_shell: false,
-    });
-    expect(load('no-tool').flavor).toBe('no_tool');
-    expect(builtinTemplate('coding')).not.toBe(builtinTemplate('coding'));
-  });
-
-  it('forces every tool permission off for flavor no_tool, with a warning', () => {
-    const text = 'inherits: coding\nname: x\nflavor: no_tool';
-    const { spec, warnings } = parseHarnessSpec(text, 'x.yaml', dir);
-    expect(spec.execution_policy).toMatchObject({
-      allow_read: false,
-      allow_write: false,
-      allow_shell: false,
-      allow_network: false,
-    });
-    expect(warnings).toEqual([
-      'x.yaml: flavor is no_tool: execution_policy.allow_read, allow_write, allow_shell forced off',
-    ]);
-  });
-
-  it('loads the three shipped examples', () => {
-    const coding = loadHarnessSpec(path.join(EXAMPLES, 'coding.yaml'));
-    expect(coding.spec).toMatchObject({
-      name: 'example-coding',
-      inherits: 'coding',
-      flavor: 'coding',
-    });
-    expect(coding.spec.execution_policy.permission_rules[0]).toEqual({
-      tool: 'bash',
-      pattern: 'rm *',
-      action: 'ask',
-    });
-    expect(coding.warnings.some((w) => w.includes('NO isolation'))).toBe(true);
-    const readOnly = loadHarnessSpec(path.join(EXAMPLES, 'read-only.yaml')).spec;
-    expect(readOnly.execution_policy).toMatchObject({
-      allow_read: true,
-      allow_write: false,
-      allow_shell: false,
-    });
-    const noTool = loadHarnessSpec(path.join(EXAMPLES, 'no-tool.yaml'));
-    expect(noTool.spec).toMatchObject({
-      name: 'example-no-tool',
-      flavor: 'no_tool',
-      inherits: 'no-tool',
-    });
-    expect(noTool.warnings).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ export const executionPolicySchema = z.strictObject({
   allow_shell: z.boolean().default(false),
   allow_network: z.boolean().default(false),
   allowed_commands: z
-    .array(z.string().regex(/^[^\s;&|<>()$`'"\\]+$/, 'a bare command name'))
+    .array(z.string().regex(/^[^\s;&|<>()$`'"\\]+$/, 'expected a bare command name'))
     .default([]),
   permission_rules: z.array(permissionRuleSchema).default([]),
 });
@@ -76,7 +76,7 @@ export const agentSchema = z.strictObject({
 });
 
 const modelPolicySchema = z.strictObject({
-  primary: z.string().regex(/^\S+$/, '"provider:model" or a bare model id').optional(),
+  primary: z.string().regex(/^\S+$/, 'expected "provider:model" or a bare model id').optional(),
   temperature: z.number().min(0).max(2).optional(),
   max_iterations: positiveInt().default(25),
 });

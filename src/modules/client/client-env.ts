@@ -1,0 +1,29 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Environment read by the client side of the CLI only. Kept here rather than in `src/config`
+ * (the server's validated schema): the server never reads these, and `connect`/`a2a` commands
+ * must run where no server configuration exists. Each variable is read when a command runs.
+ */
+export const CLIENT_ENV = {
+  /** Token used when `--token` is not given; a saved connection records the variable, not the value. */
+  TOKEN: 'SUPERQODE_A2A_CLIENT_TOKEN',
+  /** OAuth 2 client id for the client-credentials grant (with the secret) or as a public client. */
+  OAUTH_CLIENT_ID: 'SUPERQODE_A2A_OAUTH_CLIENT_ID',
+  /** OAuth 2 client secret (client credentials). Never stored. */
+  OAUTH_CLIENT_SECRET: 'SUPERQODE_A2A_OAUTH_CLIENT_SECRET',
+  /** `keyring`, `file` or `auto` (default): where OAuth tokens are stored. */
+  OAUTH_STORE: 'SUPERQODE_A2A_OAUTH_STORE',
+} as const;
+
+/** The value of one variable ('' and unset both give undefined). */
+export function clientEnv(name: string): string | undefined {
+  const v = process.env[name];
+  return v ? v : undefined;
+}
+
+/** `~/.superqode` (follows `HOME`, so tests can point it at a temp directory). */
+export function superqodeHome(): string {
+  return join(homedir(), '.superqode');
+}

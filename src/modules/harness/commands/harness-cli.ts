@@ -1,0 +1,73 @@
+import { NestFactory } from '@nestjs/core';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HARNESS_DEFAULT_STORE_PATH } from '../harness.constants';
+import { HarnessModule } from '../harness.module';
+import { HarnessLedgerService } from '../ledger/harness-ledger.service';
+import { HarnessError } from '../protocol/harness-protocol.errors';
+import { HarnessProtocolController } from '../protocol/harness-protocol';
+import { HarnessSpecError } from '../spec/harness-spec.errors';
+
+/** Exit codes of the harness commands (2, a usage error, comes from commander). */
+export const HARNESS_EXIT = {
+  ok: 0,
+  failed: 1,
+  needsApproval: 3,
+  cancelled: 130,
+} as const;
+
+/** What a harness command works with. */
+export interface HarnessCliApi {
+  controller: HarnessProtocolController;
+  ledger: HarnessLedgerService;
+}
+
+/** `--harness-store <path>`, shared by every harness command. */
+export interface HarnessStoreFlags {
+  harnessStore?: string;
+}
+
+/** The ledger file a command uses: `--harness-store`, else `.superqode/a2a/harness.sqlite3`. */
+export function storePathOf(flags: HarnessStoreFlags): string {
+  return resolve(flags.harnessStore ?? HARNESS_DEFAULT_STORE_PATH);
+}
+
+/** True when the ledger file exists (read-only commands never create one). */
+export function storeExists(path: string): boolean {
+  return existsSync(path);
+}
+
+/**
+ * Runs `work` in a Nest application context of {@link HarnessModule} on the given ledger file,
+ * then closes it (runs still in progress are cancelled and recorded first).
+ * @throws {Error} The ledger file cannot be opened or migrated; whatever `work` throws.
+ */
+export async function withHarness<T>(
+  storePath: string,
+  work: (api: HarnessCliApi) => Promise<T>,
+): Promise<T> {
+  const app = await NestFactory.createApplicationContext(HarnessModule.forRoot({ storePath }), {
+    logger: ['error', 'warn'],
+    abortOnError: false,
+  });
+  try {
+    return await work({ controller: app.get(HarnessProtocolController), ledger: app.get(HarnessLedgerService) });
+  } finally {
+    await app.close();
+  }
+}
+
+/** One line on stderr and a non-zero exit code (the command returns normally). */
+export function fail(message: string, exitCode: number = HARNESS_EXIT.failed): void {
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = exitCode;
+}
+
+/**
+ * Prints an expected error (unknown id, invalid spec, provider) as one line, exit 1;
+ * rethrows anything else (the CLI's error handler logs it and exits 1).
+ */
+export function failOnKnown(err: unknown): void {
+  if (err instanceof HarnessError || err instanceof HarnessSpecError) return fail(err.message);
+  throw err;
+}

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
 import { startTestServer } from '../utils/test-app';
+import { withSlowExecutor } from '../utils/executor-override';
 
 describe('Durable task store: completed tasks survive a restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sq-durable-'));
@@ -22,6 +23,26 @@ describe('Durable task store: completed tasks survive a restart', () => {
       expect(got.body.result.artifacts).toEqual(task.artifacts);
       const listed = await get(`${second.url}/tasks?contextId=${task.contextId}`, { 'A2A-Version': '1.0' });
       expect(listed.body.tasks.map((t: { id: string }) => t.id)).toEqual([task.id]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a task left WORKING by a stopped process is marked FAILED at the next start, naming the interruption', async () => {
+    const first = await startTestServer({}, { dir, customize: withSlowExecutor });
+    const cfg = { returnImmediately: true };
+    const sent = await post(first.url, aJsonRpcRequest('SendMessage', { message: aMessage('slow 500'), configuration: cfg }), V1);
+    const id = sent.body.result.task.id;
+    expect(sent.body.result.task.status.state).not.toBe('TASK_STATE_COMPLETED');
+    await first.close();
+
+    const second = await startTestServer({}, { dir });
+    try {
+      const got = await post(second.url, aJsonRpcRequest('GetTask', { id }), V1);
+      expect(got.body.result.status.state).toBe('TASK_STATE_FAILED');
+      expect(got.body.result.status.message.parts[0].text).toMatch(/^Interrupted: the server stopped/);
+      const working = await get(`${second.url}/tasks?status=TASK_STATE_WORKING`, { 'A2A-Version': '1.0' });
+      expect(working.body.tasks).toEqual([]);
     } finally {
       await second.close();
     }

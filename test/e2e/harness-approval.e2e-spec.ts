@@ -6,7 +6,14 @@ import {
   HarnessSessionBusyError,
 } from '../../src/modules/harness/protocol/harness-protocol.errors';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
-import { collect, createTestHarness, first, specFrom, tempCheckout, typesOf } from '../fakes/harness-fixtures';
+import {
+  collect,
+  createTestHarness,
+  first,
+  specFrom,
+  tempCheckout,
+  typesOf,
+} from '../fakes/harness-fixtures';
 import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
 
 const ASK_SPEC = `
@@ -98,12 +105,18 @@ describe('harness approvals (ask → needs_approval → resume)', () => {
     expect(first(events, 'tool.completed').data).toMatchObject({ ok: true, refused: null });
     expect(readFileSync(join(checkout.dir, 'out.txt'), 'utf8')).toBe('approved\n');
     expect(first(events, 'artifact.created').data.paths).toEqual(['out.txt']);
-    expect(first(events, 'run.completed').data).toMatchObject({ status: 'succeeded', iterations: 2 });
+    expect(first(events, 'run.completed').data).toMatchObject({
+      status: 'succeeded',
+      iterations: 2,
+    });
 
     // The resumed model call replays the recorded conversation, tool result included.
     const sent = fake.requests[fake.requests.length - 1].body.messages;
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
-    expect(sent[2].tool_calls?.[0]).toMatchObject({ id: 'call_write', function: { name: 'write_file' } });
+    expect(sent[2].tool_calls?.[0]).toMatchObject({
+      id: 'call_write',
+      function: { name: 'write_file' },
+    });
     expect(sent[3].tool_call_id).toBe('call_write');
 
     const detail = await harness.ledger.showRun(runId);

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-events';
 import { HarnessSessionNotFoundError } from '../../src/modules/harness/protocol/harness-protocol.errors';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
-import { collect, createTestHarness, first, specFrom, tempCheckout, typesOf } from '../fakes/harness-fixtures';
+import {
+  collect,
+  createTestHarness,
+  first,
+  specFrom,
+  tempCheckout,
+  typesOf,
+} from '../fakes/harness-fixtures';
 import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
 
 const SHELL_SPEC = (timeoutSeconds: number) => `
@@ -63,7 +70,12 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
     return harness.controller.createSession({
       spec: specFrom(spec),
       workingDir: checkout.dir,
-      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: fake.baseUrl, ...model },
+      model: {
+        provider: 'openai-compatible',
+        model: 'fake-model',
+        baseUrl: fake.baseUrl,
+        ...model,
+      },
     });
   }
 
@@ -81,7 +93,11 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
       }
     }
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(typesOf(events).slice(-3)).toEqual(['tool.completed', 'artifact.created', 'run.cancelled']);
+    expect(typesOf(events).slice(-3)).toEqual([
+      'tool.completed',
+      'artifact.created',
+      'run.cancelled',
+    ]);
     expect(first(events, 'tool.completed').data.output).toContain('[killed: cancelled]');
     for (const file of ['shell.pid', 'sleep.pid']) {
       const pid = Number(readFileSync(join(checkout.dir, file), 'utf8'));
@@ -100,7 +116,12 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
       events.push(e);
       if (e.type === 'model.requested') setTimeout(() => controller.abort(), 100);
     }
-    expect(typesOf(events)).toEqual(['run.started', 'message.created', 'model.requested', 'run.cancelled']);
+    expect(typesOf(events)).toEqual([
+      'run.started',
+      'message.created',
+      'model.requested',
+      'run.cancelled',
+    ]);
     expect((await harness.ledger.getRun(events[0].run_id)).status).toBe('cancelled');
   });
 
@@ -118,7 +139,11 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
   });
 
   it('fails with what to set when the provider key is missing (no stack trace)', async () => {
-    const s = await session(SHELL_SPEC(30), { provider: 'openai', model: 'gpt-4o-mini', baseUrl: undefined });
+    const s = await session(SHELL_SPEC(30), {
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: undefined,
+    });
     const events = await collect(harness.controller.send(s.id, 'hello'));
 
     const message =
@@ -126,7 +151,10 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
       '--base-url http://127.0.0.1:11434/v1';
     expect(typesOf(events)).toEqual(['run.started', 'message.created', 'run.failed']);
     expect(first(events, 'run.failed').data).toEqual({ code: 'provider', message });
-    expect(first(events, 'run.started').data).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini' });
+    expect(first(events, 'run.started').data).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+    });
     const run = await harness.ledger.getRun(events[0].run_id);
     expect(run).toMatchObject({ status: 'failed', error: message, provider: 'openai' });
   });
@@ -158,8 +186,13 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
     ]);
     const exported = await harness.controller.export(s.id);
     expect(exported.session.id).toBe(s.id);
-    expect(exported.runs.map((r) => r.run.prompt_preview)).toEqual(['first question', 'second question']);
-    expect(exported.runs.every((r) => r.events[r.events.length - 1].type === 'run.completed')).toBe(true);
+    expect(exported.runs.map((r) => r.run.prompt_preview)).toEqual([
+      'first question',
+      'second question',
+    ]);
+    expect(exported.runs.every((r) => r.events[r.events.length - 1].type === 'run.completed')).toBe(
+      true,
+    );
   });
 
   it('rejects a prompt to an unknown session on the first next()', async () => {

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
-import { all, collect, createTestHarness, first, specFrom, tempCheckout } from '../fakes/harness-fixtures';
+import {
+  all,
+  collect,
+  createTestHarness,
+  first,
+  specFrom,
+  tempCheckout,
+} from '../fakes/harness-fixtures';
 import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
 
 const READ_ONLY_SPEC = `

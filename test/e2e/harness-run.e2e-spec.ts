@@ -1,4 +1,7 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, tool } from 'ai';
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { join } from 'node:path';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import {
@@ -138,5 +141,24 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
     });
     expect(detail.run.ended_at).not.toBeNull();
     expect(detail.events).toEqual(events);
+  });
+
+  it('the fake model server also answers non-streaming chat completions', async () => {
+    fake.enqueue({
+      text: 'Calling.',
+      toolCalls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }],
+    });
+    const model = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl }).chatModel('m');
+    const result = await generateText({
+      model,
+      prompt: 'say hi',
+      tools: { echo: tool({ inputSchema: z.object({ text: z.string() }) }) },
+    });
+    expect(result.text).toBe('Calling.');
+    expect(result.finishReason).toBe('tool-calls');
+    expect(result.toolCalls).toMatchObject([
+      { toolCallId: 'c1', toolName: 'echo', input: { text: 'hi' } },
+    ]);
+    expect(fake.requests[fake.requests.length - 1].body.stream).toBeFalsy();
   });
 });

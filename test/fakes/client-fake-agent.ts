@@ -29,7 +29,7 @@ export interface FakeAgentOptions {
   /** ETag sent with the card; `If-None-Match` equal to it gets 304. */
   etag?: string;
   /** Credentials check for every non-card route (and the card when `protectCard`); false → 401. */
-  auth?: (req: SeenRequest) => boolean;
+  auth?: (req: SeenRequest) => boolean | Promise<boolean>;
   protectCard?: boolean;
   /** JSON-RPC handler at `POST /` (result object, or a Route-like raw writer). */
   rpc?: (call: RpcCall, res: ServerResponse) => unknown;
@@ -100,7 +100,7 @@ async function handle(o: FakeAgentOptions, base: () => string, seen: SeenRequest
   seen.push(r);
   for (const route of o.routes ?? []) if (await route(r, res)) return;
   const isCard = r.path === (o.cardPath ?? '/.well-known/agent-card.json');
-  if ((!isCard || o.protectCard) && o.auth && !o.auth(r)) {
+  if ((!isCard || o.protectCard) && o.auth && !(await o.auth(r))) {
     json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer realm="fake"' });
     return;
   }

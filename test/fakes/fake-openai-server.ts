@@ -114,7 +114,8 @@ export class FakeOpenAiServer {
     this.requests.push({ body, authorization: req.headers.authorization });
     const turn = this.turns.shift();
     if (!turn) return this.error(res, 500, 'fake server: no scripted turn left');
-    if (turn.status) return this.error(res, turn.status, `fake server: scripted HTTP ${turn.status}`);
+    if (turn.status)
+      return this.error(res, turn.status, `fake server: scripted HTTP ${turn.status}`);
     const id = `chatcmpl-${++this.counter}`;
     if (body.stream) return this.stream(res, id, body.model, turn);
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -158,20 +159,32 @@ export class FakeOpenAiServer {
     };
   }
 
-  private async stream(res: ServerResponse, id: string, model: string, turn: FakeTurn): Promise<void> {
+  private async stream(
+    res: ServerResponse,
+    id: string,
+    model: string,
+    turn: FakeTurn,
+  ): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const created = Math.floor(Date.now() / 1000);
     const send = async (delta: object, finish: string | null = null, extra: object = {}) => {
       if (res.destroyed) return;
       const chunk = { id, object: 'chat.completion.chunk', created, model, ...extra };
-      res.write(`data: ${JSON.stringify({ ...chunk, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ ...chunk, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
       if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs);
     };
     await send({ role: 'assistant', content: '' });
     if (turn.hang) return; // the client's abort closes the socket
     for (const p of turn.text ? pieces(turn.text, 6) : []) await send({ content: p });
     for (const [index, call] of this.calls(turn).entries()) {
-      const head = { index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } };
+      const head = {
+        index,
+        id: call.id,
+        type: 'function',
+        function: { name: call.function.name, arguments: '' },
+      };
       await send({ tool_calls: [head] });
       for (const p of pieces(call.function.arguments, 8)) {
         await send({ tool_calls: [{ index, function: { arguments: p } }] });
@@ -179,7 +192,10 @@ export class FakeOpenAiServer {
     }
     await send({}, this.finishReason(turn));
     const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
-    if (!res.destroyed) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
+    if (!res.destroyed)
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`,
+      );
     if (!res.destroyed) res.end('data: [DONE]\n\n');
   }
 }

@@ -5,7 +5,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HarnessModule } from '../../src/modules/harness/harness.module';
-import type { HarnessModuleOptions } from '../../src/modules/harness/harness.module';
 import { HarnessLedgerService } from '../../src/modules/harness/ledger/harness-ledger.service';
 import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-events';
 import { HarnessProtocolController } from '../../src/modules/harness/protocol/harness-protocol';
@@ -51,9 +50,13 @@ export interface TestHarness {
 }
 
 /** Builds and initialises HarnessModule for a test; options override the defaults. */
-export async function createTestHarness(options: Partial<HarnessModuleOptions> = {}): Promise<TestHarness> {
+export async function createTestHarness(
+  options: Partial<Parameters<typeof HarnessModule.forRoot>[0]> = {},
+): Promise<TestHarness> {
   const module = await Test.createTestingModule({
-    imports: [HarnessModule.forRoot({ storePath: null, providerEnv: {}, modelMaxRetries: 0, ...options })],
+    imports: [
+      HarnessModule.forRoot({ storePath: null, providerEnv: {}, modelMaxRetries: 0, ...options }),
+    ],
   }).compile();
   await module.init();
   return {

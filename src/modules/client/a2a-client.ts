@@ -6,6 +6,7 @@ import { connectParts, type A2AClientOptions, type ConnectedParts } from './a2a-
 import type { AuthPlan } from './auth-plan';
 import type { DiscoveredCard } from './card-discovery';
 import type { InterfaceChoice } from './interface-choice';
+import type { CardScheme } from './security-schemes';
 import { textRequest, type MessageOptions } from './sdk-binding';
 
 export type { A2AClientOptions } from './a2a-connect';
@@ -68,6 +69,10 @@ export class A2AClient {
   /** What each request carries, per declared scheme. */
   get auth(): AuthPlan {
     return this.parts.plan;
+  }
+  /** The card's security schemes, normalised from either card shape. */
+  get securitySchemes(): CardScheme[] {
+    return this.parts.schemes;
   }
   /** The underlying SDK client (for push-notification config and other calls not wrapped here). */
   get sdk(): Client {

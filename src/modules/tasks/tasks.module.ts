@@ -6,6 +6,8 @@ import { TaskEntity } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TASK_STORE, TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 import { TypeOrmTaskStore } from './typeorm-task.store';
+import { TaskReconciler } from './task-reconciler.service';
+import { RuntimeModule } from '../../common/runtime/runtime.module';
 import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
 
 /** Row cap of the memory-only mode (no task store file): bounds the process's memory. */
@@ -66,8 +68,9 @@ function withDataSource(
  * TasksModule.forRootAsync({ inject: [A2aConfig], useFactory: tasksModuleOptionsFrom })
  */
 @Module({
-  providers: [{ provide: TASK_STORE, useClass: TypeOrmTaskStore }],
-  exports: [TASK_STORE],
+  imports: [RuntimeModule],
+  providers: [{ provide: TASK_STORE, useClass: TypeOrmTaskStore }, TaskReconciler],
+  exports: [TASK_STORE, TaskReconciler],
 })
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { A2AClient } from '../a2a-client';
 import { MemoryCardCache } from '../card-discovery';
@@ -10,6 +9,7 @@ import { withSpinner } from '../spinner';
 import { discoverReport } from './discover-report';
 import { fail, out, outJson, resultLines, succeeded } from './client-output';
 import { clientEnv } from '../client-env';
+import { cliOAuthProvider } from './oauth-cli';
 import { clientOptions, ConnectionCommand, type ConnectionFlags } from './connection-flags';
 
 /** `superqode a2a list`: saved connections, one per line (no token values). Exit 0. */
@@ -56,7 +56,6 @@ interface CallFlags {
  */
 @SubCommand({ name: 'call', arguments: '<name> <message>', description: 'Send a message on a saved connection' })
 export class A2aCallCommand extends CommandRunner {
-  private readonly logger = new Logger('a2a call');
 
   constructor(private readonly store: ConnectionsStore) {
     super();
@@ -65,12 +64,13 @@ export class A2aCallCommand extends CommandRunner {
   async run([name, text]: string[], f: CallFlags = {}): Promise<void> {
     const redactor = new Redactor();
     const conn = this.store.get(name);
-    if (!conn) return fail(this.logger, `no saved connection "${name}" (see: superqode a2a list)`, redactor);
+    if (!conn) return fail(`no saved connection "${name}" (see: superqode a2a list)`, redactor);
     const trace = new ClientTrace(redactor, f.inspect && !f.json ? (e) => out(formatTraceEntry(e)) : undefined);
     const token = conn.token ? { token: conn.token } : conn.tokenEnv ? { token: clientEnv(conn.tokenEnv), fromEnv: conn.tokenEnv } : {};
     const cache = new MemoryCardCache();
     if (conn.card) cache.set(conn.card.url, conn.card);
-    const options = { ...clientOptions({ header: conn.headers, tlsCert: conn.tls?.cert, tlsKey: conn.tls?.key, tlsCa: conn.tls?.ca }, trace, token), cardCache: cache };
+    const flags = { header: conn.headers, tlsCert: conn.tls?.cert, tlsKey: conn.tls?.key, tlsCa: conn.tls?.ca };
+    const options = { ...clientOptions(flags, trace, token), cardCache: cache, oauth: cliOAuthProvider() };
     try {
       const client = await withSpinner('reading the agent card', () => A2AClient.connect(conn.url, options), { enabled: !f.inspect });
       try {
@@ -79,7 +79,7 @@ export class A2aCallCommand extends CommandRunner {
         await client.close();
       }
     } catch (err) {
-      fail(this.logger, err, redactor);
+      fail(err, redactor);
     }
   }
 
@@ -122,7 +122,6 @@ export class A2aCallCommand extends CommandRunner {
  */
 @SubCommand({ name: 'discover', arguments: '<url>', description: 'Read an agent card and show what this client would use' })
 export class A2aDiscoverCommand extends ConnectionCommand {
-  private readonly logger = new Logger('a2a discover');
 
   async run([url]: string[], f: ConnectionFlags = {}): Promise<void> {
     const redactor = new Redactor();
@@ -131,7 +130,7 @@ export class A2aDiscoverCommand extends ConnectionCommand {
       if (f.json) outJson(report.json);
       else out(...report.lines);
     } catch (err) {
-      fail(this.logger, err, redactor);
+      fail(err, redactor);
     }
   }
 }

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import type { A2AClient } from '../a2a-client';
 import type { CheckResult } from '../conformance';
 import type { Redactor } from '../redact';
@@ -15,13 +14,19 @@ export function outJson(doc: unknown): void {
 }
 
 /**
- * Reports a failure through the Logger (stderr), redacted, and sets the exit code (1 unless
- * given). The command then returns normally.
+ * Reports a failure as `error: …` on stderr, redacted, and sets the exit code (1 unless given);
+ * the command then returns normally. Written directly, like `a2a-keys`: Nest's Logger prints
+ * warnings on stdout, which would corrupt `--json` output.
  */
-export function fail(logger: Logger, err: unknown, redactor: Redactor, exitCode = 1): void {
+export function fail(err: unknown, redactor: Redactor, exitCode = 1): void {
   const text = err instanceof Error ? err.message : String(err);
-  logger.error(redactor.text(text));
+  process.stderr.write(`error: ${redactor.text(text)}\n`);
   process.exitCode = exitCode;
+}
+
+/** A diagnostic on stderr: `warning: …` (redacted). */
+export function warn(text: string, redactor: Redactor): void {
+  process.stderr.write(`warning: ${redactor.text(text)}\n`);
 }
 
 /** States after which a send counts as successful (the agent answered and is not broken). */

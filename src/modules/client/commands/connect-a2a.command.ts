@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { A2AClient, type A2AClientOptions } from '../a2a-client';
 import { ClientTrace, formatTraceEntry } from '../client-trace';
@@ -7,7 +6,8 @@ import { CONNECTION_NAME, ConnectionsStore } from '../connections.store';
 import { Redactor } from '../redact';
 import { viewResult } from '../result-view';
 import { withSpinner } from '../spinner';
-import { checksTable, fail, out, outJson, resultLines, succeeded, summaryJson, summaryLines } from './client-output';
+import { checksTable, fail, out, warn, outJson, resultLines, succeeded, summaryJson, summaryLines } from './client-output';
+import { cliOAuthProvider } from './oauth-cli';
 import { chooseToken, clientOptions, ConnectionCommand, type ConnectionFlags, type TokenChoice, tlsFrom, UsageError } from './connection-flags';
 
 /** Default message of `connect a2a` when `--send` is not given. */
@@ -21,13 +21,17 @@ export interface ConnectA2aFlags extends ConnectionFlags {
   conformance?: boolean;
   /** `--save NAME`. */
   save?: string;
+  /** `--logout`: revoke and delete stored OAuth tokens for this agent. */
+  logout?: boolean;
 }
 
 /**
  * `superqode connect a2a URL`: discovers the agent, chooses an interface, decides credentials
  * and sends one message (`--send TEXT`, default `hello`), printing agent, interface, task state
  * and reply. `--inspect` prints the redacted trace; `--conformance` runs the client-fit checks;
- * `--no-send` reads the card only; `--save NAME` keeps the connection for `a2a call`.
+ * `--no-send` reads the card only; `--save NAME` keeps the connection for `a2a call`; `--logout`
+ * revokes and deletes stored OAuth tokens. When the card declares OAuth 2 / OpenID Connect and no
+ * token is given, an OAuth flow runs (see `cliOAuthProvider`).
  * Exit 0: completed task, Message reply, or input-required; 1: any failure; 2: usage.
  */
 @SubCommand({
@@ -37,7 +41,6 @@ export interface ConnectA2aFlags extends ConnectionFlags {
   description: 'Connect to an A2A agent: discover, choose an interface, send a message',
 })
 export class ConnectA2aCommand extends ConnectionCommand {
-  private readonly logger = new Logger('connect a2a');
 
   constructor(private readonly store: ConnectionsStore) {
     super();
@@ -47,20 +50,22 @@ export class ConnectA2aCommand extends ConnectionCommand {
     const redactor = new Redactor();
     const trace = new ClientTrace(redactor, f.inspect && !f.json ? (e) => out(formatTraceEntry(e)) : undefined);
     const token = chooseToken(f.token);
-    const options = clientOptions(f, trace, token);
+    const oauth = cliOAuthProvider();
+    const options = { ...clientOptions(f, trace, token), oauth: f.logout ? undefined : oauth };
     if (f.conformance) return this.conformance(url, options, f, trace);
     let client: A2AClient;
     try {
       client = await withSpinner('reading the agent card', () => A2AClient.connect(url, options), { enabled: !f.inspect });
     } catch (err) {
-      return fail(this.logger, err, redactor);
+      return fail(err, redactor);
     }
     try {
-      for (const w of client.auth.warnings) this.logger.warn(w);
+      if (f.logout) return out(...(await oauth.logout(client.discovery.cardUrl, client.securitySchemes, globalThis.fetch)));
+      for (const w of client.auth.warnings) warn(w, redactor);
       if (f.save) this.save(f.save, url, f, token);
       await this.sendAndPrint(client, f, trace);
     } catch (err) {
-      fail(this.logger, err, redactor);
+      fail(err, redactor);
     } finally {
       await client.close();
     }
@@ -120,6 +125,11 @@ export class ConnectA2aCommand extends ConnectionCommand {
 
   @Option({ flags: '--conformance', description: 'run client-fit checks and print a table (exit 1 on any failure)' })
   parseConformance(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--logout', description: 'revoke (RFC 7009) and delete the stored OAuth tokens for this agent' })
+  parseLogout(): boolean {
     return true;
   }
 

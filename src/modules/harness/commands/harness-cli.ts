@@ -51,7 +51,10 @@ export async function withHarness<T>(
     abortOnError: false,
   });
   try {
-    return await work({ controller: app.get(HarnessProtocolController), ledger: app.get(HarnessLedgerService) });
+    return await work({
+      controller: app.get(HarnessProtocolController),
+      ledger: app.get(HarnessLedgerService),
+    });
   } finally {
     await app.close();
   }

@@ -26,7 +26,8 @@ function oneLine(text: string, max: number): string {
 
 /** The summary line of a finished tool call. */
 export function toolCompletedLine(data: HarnessEventDataMap['tool.completed']): string {
-  if (data.refused) return `← ${data.tool_name} refused (${data.refused}): ${oneLine(data.output, 80)}`;
+  if (data.refused)
+    return `← ${data.tool_name} refused (${data.refused}): ${oneLine(data.output, 80)}`;
   const size = Buffer.byteLength(data.output);
   if (data.ok) return `← ${data.tool_name} ok (${data.duration_ms} ms, ${size} bytes)`;
   return `← ${data.tool_name} failed: ${oneLine(data.output, 80)}`;
@@ -34,7 +35,8 @@ export function toolCompletedLine(data: HarnessEventDataMap['tool.completed']): 
 
 /** The summary line of a tool call the model asked for. */
 export function toolRequestedLine(data: HarnessEventDataMap['tool.requested']): string {
-  const flag = data.decision === 'allow' ? '' : data.decision === 'deny' ? ' [denied]' : ' [needs approval]';
+  const flag =
+    data.decision === 'allow' ? '' : data.decision === 'deny' ? ' [denied]' : ' [needs approval]';
   return `→ ${data.tool_name}: ${oneLine(data.target, MAX_TARGET_CHARS)}${flag}`;
 }
 
@@ -96,7 +98,10 @@ export class HarnessEventPrinter {
   private lineFor(event: HarnessEvent): { text: string; toErr?: boolean } | null {
     switch (event.type) {
       case 'run.started':
-        return { text: `run ${event.run_id} (${event.data.provider ?? '?'}:${event.data.model ?? '?'})`, toErr: true };
+        return {
+          text: `run ${event.run_id} (${event.data.provider ?? '?'}:${event.data.model ?? '?'})`,
+          toErr: true,
+        };
       case 'model.requested':
         this.waitingFor = 'the model';
         return null;
@@ -106,9 +111,13 @@ export class HarnessEventPrinter {
       case 'tool.completed':
         return { text: toolCompletedLine(event.data) };
       case 'approval.requested':
-        return { text: `? approval needed: ${event.data.tool_name} ${oneLine(event.data.target, MAX_TARGET_CHARS)}` };
+        return {
+          text: `? approval needed: ${event.data.tool_name} ${oneLine(event.data.target, MAX_TARGET_CHARS)}`,
+        };
       case 'approval.resolved':
-        return { text: `${event.data.decision === 'approve' ? '✓ approved' : '✗ denied'} ${event.data.tool_name}` };
+        return {
+          text: `${event.data.decision === 'approve' ? '✓ approved' : '✗ denied'} ${event.data.tool_name}`,
+        };
       case 'artifact.created':
         return { text: `files changed: ${event.data.paths.join(', ')}` };
       default:
@@ -124,10 +133,14 @@ export class HarnessEventPrinter {
     if (event.type === 'run.completed') {
       const { iterations, usage } = event.data;
       const tokens = usage.total_tokens === null ? '' : `, ${usage.total_tokens} tokens`;
-      return { text: `done (${iterations} model call${iterations === 1 ? '' : 's'}${tokens})`, toErr: true };
+      return {
+        text: `done (${iterations} model call${iterations === 1 ? '' : 's'}${tokens})`,
+        toErr: true,
+      };
     }
     if (event.type === 'run.failed') return { text: `error: ${event.data.message}`, toErr: true };
-    if (event.type === 'run.cancelled') return { text: `cancelled: ${event.data.reason}`, toErr: true };
+    if (event.type === 'run.cancelled')
+      return { text: `cancelled: ${event.data.reason}`, toErr: true };
     return null;
   }
 

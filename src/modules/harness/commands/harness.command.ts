@@ -10,7 +10,8 @@ import { ResumeHarnessCommand, RunHarnessCommand } from './run-harness.command';
 /** `superqode harness`: parent of the harness subcommands; alone it prints usage and exits 2. */
 @Command({
   name: 'harness',
-  description: 'Run HarnessSpecs and inspect the harness ledger: run, resume, validate, runs, show, export',
+  description:
+    'Run HarnessSpecs and inspect the harness ledger: run, resume, validate, runs, show, export',
   subCommands: [
     RunHarnessCommand,
     ResumeHarnessCommand,
@@ -22,7 +23,9 @@ import { ResumeHarnessCommand, RunHarnessCommand } from './run-harness.command';
 })
 export class HarnessCommand extends CommandRunner {
   async run(): Promise<void> {
-    process.stdout.write('Usage: superqode harness run|resume|validate|runs|show|export (see --help)\n');
+    process.stdout.write(
+      'Usage: superqode harness run|resume|validate|runs|show|export (see --help)\n',
+    );
     process.exitCode = 2;
   }
 }

@@ -75,17 +75,27 @@ export class RunHarnessCommand extends CommandRunner {
     }
   }
 
-  @Option({ flags: '--spec <file>', description: 'HarnessSpec file (YAML or JSON)', required: true })
+  @Option({
+    flags: '--spec <file>',
+    description: 'HarnessSpec file (YAML or JSON)',
+    required: true,
+  })
   parseSpec(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--working-dir <dir>', description: 'directory the tools work in (default: cwd)' })
+  @Option({
+    flags: '--working-dir <dir>',
+    description: 'directory the tools work in (default: cwd)',
+  })
   parseWorkingDir(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--provider <id>', description: `model provider: ${HARNESS_PROVIDER_IDS.join(', ')}` })
+  @Option({
+    flags: '--provider <id>',
+    description: `model provider: ${HARNESS_PROVIDER_IDS.join(', ')}`,
+  })
   parseProvider(value: string): string {
     if (!isHarnessProviderId(value)) {
       throw new InvalidFlagError(`--provider must be one of ${HARNESS_PROVIDER_IDS.join(', ')}`);
@@ -98,12 +108,18 @@ export class RunHarnessCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--base-url <url>', description: 'API base URL, e.g. http://127.0.0.1:11434/v1' })
+  @Option({
+    flags: '--base-url <url>',
+    description: 'API base URL, e.g. http://127.0.0.1:11434/v1',
+  })
   parseBaseUrl(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--harness-store <path>', description: 'ledger file (default .superqode/a2a/harness.sqlite3)' })
+  @Option({
+    flags: '--harness-store <path>',
+    description: 'ledger file (default .superqode/a2a/harness.sqlite3)',
+  })
   parseHarnessStore(value: string): string {
     return value;
   }
@@ -136,17 +152,24 @@ export class ResumeHarnessCommand extends CommandRunner {
       return fail(`decision must be approve or deny, got ${decision}`, 2);
     }
     const store = storePathOf(flags);
-    if (!storeExists(store)) return fail(`harness run ${runId} not found (no harness ledger at ${store})`);
+    if (!storeExists(store))
+      return fail(`harness run ${runId} not found (no harness ledger at ${store})`);
     try {
       await withHarness(store, ({ controller }) =>
-        streamRun((signal) => controller.resume(runId, decision as HarnessApprovalDecision, { signal }), flags.json),
+        streamRun(
+          (signal) => controller.resume(runId, decision as HarnessApprovalDecision, { signal }),
+          flags.json,
+        ),
       );
     } catch (err) {
       failOnKnown(err);
     }
   }
 
-  @Option({ flags: '--harness-store <path>', description: 'ledger file (default .superqode/a2a/harness.sqlite3)' })
+  @Option({
+    flags: '--harness-store <path>',
+    description: 'ledger file (default .superqode/a2a/harness.sqlite3)',
+  })
   parseHarnessStore(value: string): string {
     return value;
   }

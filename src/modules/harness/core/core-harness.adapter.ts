@@ -156,11 +156,12 @@ export class CoreHarnessAdapter
       return running.done;
     }
     const run = await this.ledger.getRun(runId);
-    if (run.status !== 'needs_approval' || this.active.has(runId)) return;
+    if (run.status !== 'needs_approval') return;
     const session = await this.ledger.getSession(run.session_id);
-    const channel = new EventChannel<HarnessEvent>();
     const lastSequence = await this.ledger.lastSequence(runId);
+    // A resume may have started while the ledger was read: cancel that instead.
     if (this.active.has(runId)) return this.cancel(runId);
+    const channel = new EventChannel<HarnessEvent>();
     const input = this.segment(channel, session, runId, lastSequence);
     try {
       await input.recorder.emit('run.cancelled', { reason: 'cancelled by user' });
@@ -212,23 +213,30 @@ export class CoreHarnessAdapter
     lastSequence: number,
     signal?: AbortSignal,
   ): RunSegmentInput {
+    const spec = validSpec(session.spec, `session ${session.record.id}`);
     const controller = new AbortController();
     const onAbort = () => controller.abort(new RunAbort('cancel', 'cancelled by the caller'));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     const target = { ledger: this.ledger, channel, clock: this.clock, ids: this.ids };
     const recorder = new RunRecorder(target, session.record.id, runId, lastSequence);
-    const spec = validSpec(session.spec, `session ${session.record.id}`);
-    this.register(runId, session.record.id, controller);
+    const detach = () => signal?.removeEventListener('abort', onAbort);
+    this.register(runId, session.record.id, controller, detach);
     return { recorder, controller, session, spec };
   }
 
   /** Marks a run as in progress (synchronously: no other check can slip in between). */
-  private register(runId: string, sessionId: string, controller: AbortController): void {
+  private register(
+    runId: string,
+    sessionId: string,
+    controller: AbortController,
+    detach: () => void,
+  ): void {
     let settle: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (settle = resolve));
     const release = () => {
       this.active.delete(runId);
+      detach();
       settle();
     };
     this.active.set(runId, { sessionId, controller, done, release });

@@ -74,6 +74,22 @@ async function consume(
   return { text, toolCalls };
 }
 
+/** Starts the AI SDK stream of one model call (one step; tools without `execute`). */
+function startStream(messages: ModelMessage[], scope: ModelTurnScope) {
+  const { settings } = scope;
+  return streamText({
+    model: scope.model.model,
+    system: settings.system,
+    messages,
+    tools: settings.tools.length > 0 ? toolSet(settings.tools) : undefined,
+    temperature: settings.temperature,
+    maxRetries: scope.maxRetries,
+    abortSignal: scope.signal,
+    // Errors arrive as `error` stream parts (thrown by consume); the default handler would print.
+    onError: () => undefined,
+  });
+}
+
 /**
  * One model call (AI SDK `streamText`, a single step): `model.requested`, a `message.delta`
  * per text piece, then `model.completed` with the messages the call adds to the conversation.
@@ -88,21 +104,10 @@ export async function runModelTurn(
   iteration: number,
   scope: ModelTurnScope,
 ): Promise<ModelTurnResult> {
-  const { recorder, settings, model, signal } = scope;
-  const { provider, model: modelId } = model.selection;
-  const tools = settings.tools.map((t) => t.name);
-  await recorder.emit('model.requested', { iteration, provider, model: modelId, tools });
-  const result = streamText({
-    model: model.model,
-    system: settings.system,
-    messages,
-    tools: settings.tools.length > 0 ? toolSet(settings.tools) : undefined,
-    temperature: settings.temperature,
-    maxRetries: scope.maxRetries,
-    abortSignal: signal,
-    // Errors arrive as `error` stream parts (thrown by consume); the default handler would print.
-    onError: () => undefined,
-  });
+  const { provider, model: modelId } = scope.model.selection;
+  const tools = scope.settings.tools.map((t) => t.name);
+  await scope.recorder.emit('model.requested', { iteration, provider, model: modelId, tools });
+  const result = startStream(messages, scope);
   const { text, toolCalls } = await consume(result.fullStream, scope);
   const [response, finishReason, usage] = await Promise.all([
     result.response,
@@ -112,7 +117,7 @@ export async function runModelTurn(
   // The SDK answers unparsable tool calls itself; the run loop records its own result instead.
   const added = response.messages.filter((m) => m.role !== 'tool');
   const turn = { text, toolCalls, finishReason, usage: toUsage(usage), messages: added };
-  await recorder.emit('model.completed', {
+  await scope.recorder.emit('model.completed', {
     iteration,
     finish_reason: finishReason,
     usage: turn.usage,

@@ -10,6 +10,9 @@ const run = promisify(execFile);
 /** Directories never walked outside git (dependencies, VCS data, our own state). */
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.superqode']);
 
+/** Our own state (the default ledger lives here): never reported as a run's artifact. */
+const STATE_DIR_PREFIX = '.superqode/';
+
 /** Fingerprints (`mtime:size`, or absent) of the files that may change, by relative path. */
 export type WorkspaceSnapshot = ReadonlyMap<string, string>;
 
@@ -63,8 +66,9 @@ export class WorkspaceInspector {
    * @returns null when the directory is too large to track outside git.
    */
   async snapshot(dir: string): Promise<WorkspaceSnapshot | null> {
-    const paths = (await this.gitDirtyPaths(dir)) ?? (await this.walk(dir));
-    if (paths === null) return null;
+    const listed = (await this.gitDirtyPaths(dir)) ?? (await this.walk(dir));
+    if (listed === null) return null;
+    const paths = listed.filter((p) => !p.startsWith(STATE_DIR_PREFIX));
     const entries = await Promise.all(
       paths.map(async (p) => [p, await fingerprint(join(dir, p))] as const),
     );

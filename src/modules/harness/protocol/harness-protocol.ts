@@ -101,7 +101,6 @@ export abstract class HarnessProtocolController {
    * @throws {HarnessRunNotFoundError} Unknown run.
    */
   cancel(runId: string): Promise<void> {
-    void runId;
     return Promise.reject(new HarnessCapabilityError(this.descriptor.id, 'cancel'));
   }
 

@@ -58,6 +58,27 @@ describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 86
     expect(readFileSync(join(store.dir, files[0]), 'utf8')).not.toContain('cc-secret');
   });
 
+  it('a scheme naming only a token URL: metadata found by discovery at its origin (RFC 8414, then OIDC), so logout can revoke', async () => {
+    const ccOnly = await startFakeAgent({
+      card: (b) => aV1Card([{ url: b, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], {
+        securitySchemes: { cc: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: `${oidc.issuer}/token`, scopes: {} } } } } },
+      }),
+      auth: (r) => oidc.isActive(bearerOf(r.headers.authorization)),
+    });
+    try {
+      const trace = new ClientTrace();
+      const p = provider({ clientId: 'cc-client', clientSecret: 'cc-secret' });
+      const client = await A2AClient.connect(ccOnly.url, { trace, oauth: p });
+      expect(viewResult(await client.send('hi')).state).toBe('completed');
+      expect(traced(trace)).toMatch(/\[oauth\] → GET .*\/\.well-known\/oauth-authorization-server\n.*\n.*\n\[oauth\] ← 200 OK/);
+      const token = bearerOf(ccOnly.requests.find((r) => r.method === 'POST')?.headers.authorization);
+      expect(await p.logout(client.discovery.cardUrl, client.securitySchemes, fetch)).toEqual([expect.stringMatching(/^cc: revoked at /)]);
+      expect(await oidc.isActive(token)).toBe(false);
+    } finally {
+      await ccOnly.close();
+    }
+  });
+
   it('device code with dynamic registration at the AS (never the agent), then stored tokens are reused', async () => {
     const trace = new ClientTrace();
     const prompts: DevicePrompt[] = [];
@@ -88,6 +109,20 @@ describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 86
     expect(viewResult(await client.send('hi')).state).toBe('completed');
     const renewed = JSON.parse(readFileSync(file, 'utf8')) as { tokens: { accessToken: string } };
     expect(renewed.tokens.accessToken).not.toBe(saved.tokens.accessToken);
+  });
+
+  it('a 401 for a token revoked at the AS: the session renews (refresh, else a new sign-in) and retries once', async () => {
+    await A2AClient.connect(agent.url, { oauth: provider({ onDevicePrompt: approving() }) });
+    const file = join(store.dir, readdirSync(store.dir)[0]);
+    const { tokens } = JSON.parse(readFileSync(file, 'utf8')) as { tokens: { accessToken: string } };
+    const revoke = await fetch(`${oidc.issuer}/token/revocation`, { method: 'POST', body: new URLSearchParams({ token: tokens.accessToken, client_id: JSON.parse(readFileSync(file, 'utf8')).tokens.clientId }) });
+    expect(revoke.status).toBe(200);
+    expect(await oidc.isActive(tokens.accessToken)).toBe(false);
+    const trace = new ClientTrace();
+    const client = await A2AClient.connect(agent.url, { trace, oauth: provider({ onDevicePrompt: approving() }) });
+    expect(viewResult(await client.send('hi')).state).toBe('completed');
+    // oidc-provider revokes the whole grant with the access token, so the refresh fails too.
+    expect(traced(trace)).toMatch(/401: retrying once with renewed credentials[\s\S]*refreshing[\s\S]*invalid_grant.*obtaining new tokens[\s\S]*obtained an access token \(device code\)/);
   });
 
   it('logout revokes the refresh and access tokens (RFC 7009) and deletes them', async () => {

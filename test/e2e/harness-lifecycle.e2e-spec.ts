@@ -195,6 +195,23 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
     );
   });
 
+  it('stops at model_policy.max_iterations with stop_reason max_iterations', async () => {
+    const spec = `${SHELL_SPEC(30)}model_policy: { max_iterations: 2 }\n`;
+    const read = { name: 'read_file', arguments: { path: 'a.txt' } };
+    fake.enqueue({ toolCalls: [read] }, { text: 'Still going.', toolCalls: [read] });
+    const s = await session(spec);
+    const events = await collect(harness.controller.send(s.id, 'loop forever'));
+
+    expect(events.filter((e) => e.type === 'model.requested')).toHaveLength(2);
+    expect(first(events, 'run.completed').data).toMatchObject({
+      status: 'succeeded',
+      stop_reason: 'max_iterations',
+      iterations: 2,
+      text: 'Still going.',
+    });
+    expect(fake.pending).toBe(0);
+  });
+
   it('rejects a prompt to an unknown session on the first next()', async () => {
     await expect(collect(harness.controller.send('no-such-session', 'hi'))).rejects.toBeInstanceOf(
       HarnessSessionNotFoundError,

@@ -65,15 +65,18 @@ function registerSecrets(o: A2AClientOptions): void {
   }
 }
 
-function traceDecisions(trace: ClientTrace | undefined, d: DiscoveredCard, choice: InterfaceChoice, plan: AuthPlan): void {
+function traceChoice(trace: ClientTrace | undefined, d: DiscoveredCard, choice: InterfaceChoice): void {
   if (!trace) return;
   trace.note('discovery', `card from ${d.cardUrl}${d.fromCache ? ' (cached, revalidated)' : ''}${d.etag ? `, ETag ${d.etag}` : ''}`);
   for (const v of choice.verdicts) {
     trace.note('interface', `${v.entry.source}: ${v.entry.binding} ${v.entry.version} at ${v.entry.url} → ${v.reason}`);
   }
   trace.note('interface', `chosen: ${choice.chosen.spoken} at ${choice.chosen.url} (${choice.reason})`);
-  for (const line of plan.lines) trace.note('auth', line);
-  for (const w of plan.warnings) trace.note('auth', `warning: ${w}`);
+}
+
+function tracePlan(trace: ClientTrace | undefined, plan: AuthPlan): void {
+  for (const line of plan.lines) trace?.note('auth', line);
+  for (const w of plan.warnings) trace?.note('auth', `warning: ${w}`);
 }
 
 async function openOAuth(o: A2AClientOptions, schemes: CardScheme[], d: DiscoveredCard, common: Omit<ClientFetchOptions, 'stage'>): Promise<OAuthSession | undefined> {
@@ -97,6 +100,7 @@ export async function connectParts(url: string, o: A2AClientOptions): Promise<Co
     const discoveryFetch = createClientFetch({ ...common, stage: 'discovery' });
     const discovered = await discoverCard(url, { fetchImpl: discoveryFetch, maxBodyBytes, cache: o.cardCache ?? new MemoryCardCache(), trace: o.trace });
     const choice = chooseInterface(discovered.card, o.prefer);
+    traceChoice(o.trace, discovered, choice);
     const sdkCard = toSdkCard(discovered.card);
     const schemes = parseSchemes(discovered.card);
     for (const s of schemes) if (s.kind === 'apiKey' && s.location === 'query' && s.paramName) o.trace?.redactor.addSecretParam(s.paramName);
@@ -105,9 +109,10 @@ export async function connectParts(url: string, o: A2AClientOptions): Promise<Co
     o.trace?.redactor.addSecret(token);
     const tokenSource = session ? session.source : (o.tokenSource ?? '--token');
     const plan = planAuth(schemes, requiredSchemes(discovered.card), { token, tokenSource, clientCertificate: base.clientCertificate });
-    traceDecisions(o.trace, discovered, choice, plan);
+    tracePlan(o.trace, plan);
     const auth = session ? sessionAuth(session, o.trace) : async (): Promise<AppliedAuth> => plan.applied;
-    const sdk = await bindSdkClient(sdkCard, choice, createClientFetch({ ...common, auth, stage: 'call' }));
+    const onUnauthorized = session ? async (): Promise<boolean> => (session.invalidate(), true) : undefined;
+    const sdk = await bindSdkClient(sdkCard, choice, createClientFetch({ ...common, auth, onUnauthorized, stage: 'call' }));
     return { discovered, sdkCard, choice, schemes, plan, sdk, base, timeoutMs };
   } catch (err) {
     await base.close();

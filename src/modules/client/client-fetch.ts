@@ -26,6 +26,11 @@ export interface ClientFetchOptions {
   trace?: ClientTrace;
   /** Trace stage of these requests. */
   stage: TraceStage;
+  /**
+   * Called on a 401; when it resolves true the request is sent once more with fresh credentials
+   * (an OAuth session drops its access token so the next `auth()` refreshes it).
+   */
+  onUnauthorized?: () => Promise<boolean>;
 }
 
 /** Input accepted by fetch. */
@@ -39,29 +44,38 @@ type FetchInput = string | URL | Request;
  */
 export function createClientFetch(o: ClientFetchOptions): typeof fetch {
   const impl = async (input: FetchInput, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const headers = new Headers(init.headers);
-    for (const [n, v] of o.extraHeaders) if (!headers.has(n)) headers.set(n, v);
-    const auth = o.auth ? await o.auth() : undefined;
-    for (const [n, v] of Object.entries(auth?.headers ?? {})) headers.set(n, v);
-    for (const [n, v] of Object.entries(auth?.query ?? {})) url.searchParams.set(n, v);
-    const streaming = (headers.get('accept') ?? '').includes('text/event-stream');
-    const bound = boundSignal(init.signal ?? undefined, o.timeoutMs, streaming);
-    const method = init.method ?? 'GET';
-    traceRequest(o, method, url, headers, init.body);
-    const started = Date.now();
-    let res: Response;
-    try {
-      res = await o.base(url, { ...init, headers, signal: bound.signal });
-    } catch (err) {
-      throw toClientError(err, `${method} ${o.trace?.redactor.url(url.href) ?? url.origin}`, o.timeoutMs);
-    } finally {
-      bound.headersArrived();
-    }
-    await traceResponse(o, res, Date.now() - started);
-    return isEventStream(res) ? terminateSse(res) : capBody(res, o.maxBodyBytes);
+    const res = await once(o, input, init);
+    if (res.status !== 401 || !o.onUnauthorized || !(await o.onUnauthorized())) return res;
+    await res.body?.cancel();
+    o.trace?.note(o.stage, '401: retrying once with renewed credentials');
+    return once(o, input, init);
   };
   return impl as typeof fetch;
+}
+
+/** One exchange: credentials, bounds, trace, body wrapping. */
+async function once(o: ClientFetchOptions, input: FetchInput, init: RequestInit): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const headers = new Headers(init.headers);
+  for (const [n, v] of o.extraHeaders) if (!headers.has(n)) headers.set(n, v);
+  const auth = o.auth ? await o.auth() : undefined;
+  for (const [n, v] of Object.entries(auth?.headers ?? {})) headers.set(n, v);
+  for (const [n, v] of Object.entries(auth?.query ?? {})) url.searchParams.set(n, v);
+  const streaming = (headers.get('accept') ?? '').includes('text/event-stream');
+  const bound = boundSignal(init.signal ?? undefined, o.timeoutMs, streaming);
+  const method = init.method ?? 'GET';
+  traceRequest(o, method, url, headers, init.body);
+  const started = Date.now();
+  let res: Response;
+  try {
+    res = await o.base(url, { ...init, headers, signal: bound.signal });
+  } catch (err) {
+    throw toClientError(err, `${method} ${o.trace?.redactor.url(url.href) ?? url.origin}`, o.timeoutMs);
+  } finally {
+    bound.headersArrived();
+  }
+  await traceResponse(o, res, Date.now() - started);
+  return isEventStream(res) ? terminateSse(res) : capBody(res, o.maxBodyBytes);
 }
 
 /** Combines the caller's signal with the time bound; SSE bounds only the wait for headers. */

@@ -65,8 +65,10 @@ export class DefaultOAuthProvider implements OAuthProvider {
    * @returns One line per scheme saying what was done.
    */
   async logout(cardUrl: string, schemes: CardScheme[], fetchImpl: typeof fetch): Promise<string[]> {
+    const oauthSchemes = schemes.filter((s) => s.kind === 'oauth2' || s.kind === 'openIdConnect');
+    if (!oauthSchemes.length) return ['the card declares no OAuth 2 / OpenID Connect scheme: nothing to log out'];
     const lines: string[] = [];
-    for (const s of schemes) {
+    for (const s of oauthSchemes) {
       const key = tokenKey(cardUrl, s.name);
       const t = this.o.store.get(key);
       if (!t) {
@@ -123,7 +125,15 @@ export class DefaultOAuthProvider implements OAuthProvider {
   private async renew(s: CardScheme, ctx: GrantContext, key: string, t: StoredTokens): Promise<StoredTokens> {
     if (!t.refreshToken) return this.obtain(s, ctx, key);
     ctx.trace?.note('oauth', 'access token expired: refreshing');
-    const res = await refreshGrant(ctx, this.clientFor(t), t.refreshToken);
+    let res: oauth.TokenEndpointResponse;
+    try {
+      res = await refreshGrant(ctx, this.clientFor(t), t.refreshToken);
+    } catch (err) {
+      // A revoked or expired grant (invalid_grant): drop the tokens and sign in again.
+      ctx.trace?.note('oauth', `${(err as Error).message}; obtaining new tokens`);
+      this.o.store.delete(key);
+      return this.obtain(s, ctx, key);
+    }
     const renewed = toStored(res, this.clientFor(t), t.issuer, t.flow, t, Boolean(t.clientSecret));
     this.o.store.set(key, renewed);
     return renewed;

@@ -11,6 +11,7 @@ const common = {
   transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi)/)'],
 };
 module.exports = {
+  testTimeout: 30000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 30000 },

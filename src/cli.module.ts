@@ -4,6 +4,7 @@ import { A2A_KEYS_COMMANDS } from './modules/auth/commands/a2a-keys.command';
 import { HARNESS_COMMANDS } from './modules/harness/commands/harness.command';
 import { ServeA2aCommand, ServeCommand } from './modules/transport/commands/serve-a2a.command';
 import { CLIENT_COMMANDS, ClientModule } from './modules/client/client.module';
+import { RECONCILE_COMMANDS } from './modules/tasks/commands/reconcile-tasks.command';
 
 /**
  * Commands of the `superqode` CLI (nest-commander). `serve a2a` builds the server's own container
@@ -18,6 +19,7 @@ import { CLIENT_COMMANDS, ClientModule } from './modules/client/client.module';
     ...A2A_KEYS_COMMANDS,
     ...CLIENT_COMMANDS,
     ...HARNESS_COMMANDS,
+    ...RECONCILE_COMMANDS,
   ],
 })
 export class CliModule {}

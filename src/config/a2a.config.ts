@@ -52,6 +52,8 @@ export class A2aConfig {
   readonly globalPerDay: number;
   /** X-Forwarded-For hops trusted for the client address (1 with allowRemote, else 0, unless set). */
   readonly trustedProxyHops: number;
+  /** Harness skill settings (issue #5). */
+  readonly harness: HarnessServeSettings;
 
   constructor(config: ConfigService) {
     const env = <K extends keyof Env>(key: K): Env[K] => config.get(key) as Env[K];
@@ -77,6 +79,7 @@ export class A2aConfig {
     this.keyedPerMinute = env('SUPERQODE_A2A_KEYED_PER_MINUTE');
     this.globalPerDay = env('SUPERQODE_A2A_GLOBAL_PER_DAY');
     this.trustedProxyHops = trustedProxyHops(env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'), this.allowRemote);
+    this.harness = harnessSettings(env, isLoopbackHost(this.host), this.operatorTokenConfigured);
   }
 
   /** An operator token is configured. */
@@ -114,4 +117,49 @@ export function remoteBindWarnings(config: A2aConfig, publicUrlGiven: boolean): 
     warnings.push('No --token nor SUPERQODE_A2A_KEY_SECRET: every caller is anonymous.');
   }
   return warnings;
+}
+
+/** Where and how the harness skill runs. */
+export interface HarnessServeSettings {
+  /** The skill is served by this deployment (enabled, and loopback or exposed). */
+  readonly served: boolean;
+  /** Spec file or built-in template name. */
+  readonly spec: string;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly workingDir: string;
+  /** Ledger file, or null for memory. */
+  readonly storePath: string | null;
+}
+
+/**
+ * Harness policy: loopback binds serve it; a remote bind serves it only with exposeHarness, which
+ * needs an explicit spec and an operator token.
+ * @throws {Error} exposeHarness on a remote bind without a spec or without a token.
+ */
+function harnessSettings(
+  env: <K extends keyof Env>(key: K) => Env[K],
+  loopback: boolean,
+  tokenConfigured: boolean,
+): HarnessServeSettings {
+  const expose = env('SUPERQODE_A2A_EXPOSE_HARNESS');
+  const specGiven = env('SUPERQODE_A2A_HARNESS_SPEC');
+  if (expose && !loopback && (specGiven === undefined || !tokenConfigured)) {
+    throw new Error(
+      'Refusing --expose-harness on a remote bind without ' +
+        [specGiven === undefined ? '--spec' : '', tokenConfigured ? '' : '--token'].filter(Boolean).join(' and ') +
+        ': the harness runs commands in this checkout, so name the spec and require the operator token.',
+    );
+  }
+  const store = env('SUPERQODE_A2A_HARNESS_STORE_PATH');
+  return {
+    served: env('SUPERQODE_A2A_HARNESS_ENABLED') && (loopback || expose),
+    spec: specGiven ?? 'coding',
+    provider: env('SUPERQODE_A2A_HARNESS_PROVIDER'),
+    model: env('SUPERQODE_A2A_HARNESS_MODEL'),
+    baseUrl: env('SUPERQODE_A2A_HARNESS_BASE_URL'),
+    workingDir: env('SUPERQODE_A2A_WORKING_DIR'),
+    storePath: store === ':memory:' ? null : store,
+  };
 }

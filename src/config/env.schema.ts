@@ -49,6 +49,22 @@ export const envSchema = z.object({
   SUPERQODE_A2A_GLOBAL_PER_DAY: z.coerce.number().int().min(0).default(5000),
   /** Proxy hops whose X-Forwarded-For is trusted (default: 1 with allowRemote, else 0). */
   SUPERQODE_A2A_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
+  /** Serve the `superqode-harness` skill (loopback; remote binds also need EXPOSE_HARNESS). */
+  SUPERQODE_A2A_HARNESS_ENABLED: bool.default(true),
+  /** HarnessSpec file, or a built-in template name (`coding`, `read-only`, `no-tool`); default coding. */
+  SUPERQODE_A2A_HARNESS_SPEC: z.string().trim().min(1).optional(),
+  /** Model provider of harness runs: openai, anthropic, google, openai-compatible. */
+  SUPERQODE_A2A_HARNESS_PROVIDER: z.enum(['openai', 'anthropic', 'google', 'openai-compatible']).optional(),
+  /** Model id of harness runs (else the spec's model_policy.primary). */
+  SUPERQODE_A2A_HARNESS_MODEL: z.string().trim().min(1).optional(),
+  /** Base URL of an OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp). */
+  SUPERQODE_A2A_HARNESS_BASE_URL: z.string().trim().url().optional(),
+  /** The checkout harness runs work in. */
+  SUPERQODE_A2A_WORKING_DIR: z.string().trim().min(1).default('.'),
+  /** SQLite file of the harness run ledger (separate from the task store); `:memory:` for tests. */
+  SUPERQODE_A2A_HARNESS_STORE_PATH: z.string().trim().min(1).default('.superqode/a2a/harness.sqlite3'),
+  /** Serve the harness skill on a remote bind (needs a spec and an operator token). */
+  SUPERQODE_A2A_EXPOSE_HARNESS: bool.default(false),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });

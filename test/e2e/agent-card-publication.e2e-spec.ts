@@ -27,7 +27,11 @@ describe('Agent Card publication (issue #3)', () => {
   describe('against a running server', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startTestServer({ SUPERQODE_A2A_PUBLIC_URL: 'https://agent.example.com', SUPERQODE_A2A_TOKEN: 'operator-token-0123456789abcdef' });
+      server = await startTestServer({
+        SUPERQODE_A2A_PUBLIC_URL: 'https://agent.example.com',
+        SUPERQODE_A2A_TOKEN: 'operator-token-0123456789abcdef',
+        SUPERQODE_A2A_HARNESS_ENABLED: true,
+      });
     });
     afterAll(() => server.close());
 

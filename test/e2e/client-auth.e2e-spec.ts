@@ -77,6 +77,16 @@ describe('A2AClient credentials: the card decides what is sent', () => {
     expect(client.auth.lines).toEqual(['the card declares no security scheme', '(no usable scheme declared) → sending Authorization: Bearer [REDACTED] (token from --token)']);
   });
 
+  it('GetExtendedAgentCard returns the authenticated card when the card advertises it', async () => {
+    const f = await fake({
+      card: (b) => aV1Card([{ url: b, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], { capabilities: { streaming: false, extendedAgentCard: true }, securitySchemes: { b: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } }),
+      auth: (r) => r.headers.authorization === 'Bearer ext-token-1234',
+      rpc: (c) => (c.method === 'GetExtendedAgentCard' ? { ...aV1Card([{ url: f.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]), name: 'Fake (extended)' } : undefined),
+    });
+    const client = await A2AClient.connect(f.url, { token: 'ext-token-1234' });
+    expect((await client.getExtendedCard()).name).toBe('Fake (extended)');
+  });
+
   describe('mutual TLS (RFC 8705 §2)', () => {
     let pki: TestPki;
     let f: FakeAgent;

@@ -1,5 +1,5 @@
-import type { AgentSkill, Task } from '@a2a-js/sdk';
-import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
+import type { ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 
 /**
  * One skill this agent serves: its Agent Card entry and how it runs a turn.
@@ -14,11 +14,23 @@ export abstract class A2aSkill {
   /** Whether this deployment serves the skill (config, bind policy). */
   abstract isServed(): boolean;
 
+  /** Why the skill is not served, for a request that names it (override to explain policy). */
+  notServedReason(): string {
+    return 'it is switched off on this deployment';
+  }
+
   /**
    * Narrow phrase match used when several skills are served and the request names none.
    * @param text - The user message's text parts joined with newlines.
    */
   abstract matchesText(text: string): boolean;
+
+  /**
+   * Checks a request the skill is about to serve, before any task exists (e.g. a context bound
+   * to another caller). Default: accept.
+   * @throws {A2AError} To refuse the request (rendered by the binding).
+   */
+  async authorize(_message: Message, _context: ServerCallContext): Promise<void> {}
 
   /** The card entry (name, description, tags, examples, modes). */
   abstract card(): AgentSkill;

@@ -32,6 +32,12 @@ export class SkillRouter {
       explicitSkillId(request.metadata) ?? explicitSkillId(message?.metadata ?? undefined);
     if (explicit !== undefined) {
       const skill = served.find((s) => s.id === explicit);
+      const known = this.skills.find((s) => s.id === explicit);
+      if (!skill && known) {
+        throw new RequestMalformedError(
+          `Skill '${explicit}' is not served: ${known.notServedReason()}. This agent serves: ${served.map((s) => s.id).join(', ')}.`,
+        );
+      }
       if (!skill) {
         throw new RequestMalformedError(
           `Unknown skill '${explicit}'. This agent serves: ${served.map((s) => s.id).join(', ')}.`,

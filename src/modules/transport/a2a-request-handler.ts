@@ -26,7 +26,7 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    this.check(params);
+    await this.check(params, context);
     return super.sendMessage(params, context);
   }
 
@@ -34,11 +34,11 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    this.check(params);
+    await this.check(params, context);
     yield* super.sendMessageStream(params, context);
   }
 
-  private check(params: SendMessageRequest): void {
+  private async check(params: SendMessageRequest, context: ServerCallContext): Promise<void> {
     const message = params.message;
     if (!message) throw new RequestMalformedError('message is required');
     if (!message.messageId) throw new RequestMalformedError('message.messageId is required');
@@ -52,6 +52,6 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
-    this.router.resolve(params, message);
+    await this.router.resolve(params, message).authorize(message, context);
   }
 }

@@ -1,3 +1,4 @@
+import { ReconcileTasksCommand } from '../../tasks/commands/reconcile-tasks.command';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { A2AClient } from '../a2a-client';
 import { MemoryCardCache } from '../card-discovery';
@@ -56,7 +57,6 @@ interface CallFlags {
  */
 @SubCommand({ name: 'call', arguments: '<name> <message>', description: 'Send a message on a saved connection' })
 export class A2aCallCommand extends CommandRunner {
-
   constructor(private readonly store: ConnectionsStore) {
     super();
   }
@@ -71,6 +71,7 @@ export class A2aCallCommand extends CommandRunner {
     if (conn.card) cache.set(conn.card.url, conn.card);
     const flags = { header: conn.headers, tlsCert: conn.tls?.cert, tlsKey: conn.tls?.key, tlsCa: conn.tls?.ca };
     const options = { ...clientOptions(flags, trace, token), cardCache: cache, oauth: cliOAuthProvider() };
+    if (conn.token) options.tokenSource = `saved connection "${conn.name}"`;
     try {
       const client = await withSpinner('reading the agent card', () => A2AClient.connect(conn.url, options), { enabled: !f.inspect });
       try {
@@ -122,7 +123,6 @@ export class A2aCallCommand extends CommandRunner {
  */
 @SubCommand({ name: 'discover', arguments: '<url>', description: 'Read an agent card and show what this client would use' })
 export class A2aDiscoverCommand extends ConnectionCommand {
-
   async run([url]: string[], f: ConnectionFlags = {}): Promise<void> {
     const redactor = new Redactor();
     try {
@@ -136,7 +136,7 @@ export class A2aDiscoverCommand extends ConnectionCommand {
 }
 
 /** `superqode a2a`: parent of list, call, discover; alone it prints usage and exits 2. */
-@Command({ name: 'a2a', description: 'A2A client: saved connections and discovery', subCommands: [A2aListCommand, A2aCallCommand, A2aDiscoverCommand] })
+@Command({ name: 'a2a', description: 'A2A client: saved connections and discovery', subCommands: [A2aListCommand, A2aCallCommand, A2aDiscoverCommand, ReconcileTasksCommand] })
 export class A2aCommand extends CommandRunner {
   async run(): Promise<void> {
     process.stdout.write('Usage: superqode a2a list|call|discover (see --help)\n');

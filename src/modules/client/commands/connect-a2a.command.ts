@@ -6,7 +6,7 @@ import { CONNECTION_NAME, ConnectionsStore } from '../connections.store';
 import { Redactor } from '../redact';
 import { viewResult } from '../result-view';
 import { withSpinner } from '../spinner';
-import { checksTable, fail, out, warn, outJson, resultLines, succeeded, summaryJson, summaryLines } from './client-output';
+import { checksTable, fail, out, outJson, resultLines, succeeded, summaryJson, summaryLines, warn } from './client-output';
 import { cliOAuthProvider } from './oauth-cli';
 import { chooseToken, clientOptions, ConnectionCommand, type ConnectionFlags, type TokenChoice, tlsFrom, UsageError } from './connection-flags';
 
@@ -41,7 +41,6 @@ export interface ConnectA2aFlags extends ConnectionFlags {
   description: 'Connect to an A2A agent: discover, choose an interface, send a message',
 })
 export class ConnectA2aCommand extends ConnectionCommand {
-
   constructor(private readonly store: ConnectionsStore) {
     super();
   }

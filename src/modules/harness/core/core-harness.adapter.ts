@@ -102,6 +102,7 @@ export class CoreHarnessAdapter
     const info = await stat(workingDir).catch(() => null);
     if (!info?.isDirectory()) throw new Error(`working directory ${workingDir} is not a directory`);
     return this.ledger.createSession({
+      id: opts.id,
       specName: spec.name,
       workingDir,
       spec,

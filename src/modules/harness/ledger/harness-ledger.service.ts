@@ -37,6 +37,8 @@ export interface NewHarnessSession {
   spec: unknown;
   modelSelection: HarnessModelSelection;
   metadata: Record<string, unknown>;
+  /** Chosen id; a new random id when absent. */
+  id?: string;
 }
 
 /** A session with what its runs need: the spec (JSON) and the default model choice. */
@@ -70,7 +72,7 @@ export class HarnessLedgerService {
   /** Stores a new session (random id, created now). @throws {Error} SQLite failed. */
   async createSession(input: NewHarnessSession): Promise<HarnessSessionRecord> {
     const row = Object.assign(new HarnessSessionEntity(), {
-      id: this.ids.next(),
+      id: input.id ?? this.ids.next(),
       createdAt: this.clock.isoNow(),
       specName: input.specName,
       workingDir: input.workingDir,

@@ -27,6 +27,8 @@ export interface CreateHarnessSessionOptions {
   model?: HarnessModelSelection;
   /** Caller JSON kept with the session (e.g. the A2A context id). */
   metadata?: Record<string, unknown>;
+  /** Session id to use (e.g. `a2a-<contextId>`); a new random id when absent. */
+  id?: string;
 }
 
 /** Options of {@link HarnessProtocolController.send}. */

@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { RawEnv } from '../../../config/env.schema';
-import { startServer } from '../../../bootstrap';
-import { exportAgentCard } from '../../agent-card/export-agent-card';
 
 /** Flags of `superqode serve a2a`, as parsed by nest-commander. */
 interface ServeA2aOptions {
@@ -20,6 +18,14 @@ interface ServeA2aOptions {
   globalPerDay?: number;
   trustedProxyHops?: number;
   exportAgentCard?: string;
+  spec?: string;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  workingDir?: string;
+  harnessStore?: string;
+  exposeHarness?: boolean;
+  shortlist?: boolean;
 }
 
 /**
@@ -32,11 +38,15 @@ export class ServeA2aCommand extends CommandRunner {
   private readonly logger = new Logger('serve a2a');
 
   async run(_args: string[], options: ServeA2aOptions = {}): Promise<void> {
+    // Loaded on use: the server's module graph registers its TypeORM data sources ('tasks',
+    // 'harness') when imported, which must not happen for other commands (`harness run` has its own).
     if (options.exportAgentCard) {
+      const { exportAgentCard } = await import('../../agent-card/export-agent-card');
       await exportAgentCard(toEnv(options), options.exportAgentCard);
       process.stdout.write(`Agent Card written to ${options.exportAgentCard}\n`);
       return;
     }
+    const { startServer } = await import('../../../bootstrap');
     const { url } = await startServer(toEnv(options));
     this.logger.log(`SuperQode A2A agent listening on ${url}`);
     process.stdout.write(`Agent Card: ${url}/.well-known/agent-card.json\n`);
@@ -113,6 +123,46 @@ export class ServeA2aCommand extends CommandRunner {
     return Number(v);
   }
 
+  @Option({ flags: '--spec <file>', description: 'HarnessSpec file or built-in template (coding, read-only, no-tool); default coding' })
+  parseSpec(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--provider <name>', description: 'harness model provider: openai, anthropic, google, openai-compatible' })
+  parseProvider(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--model <id>', description: 'harness model id' })
+  parseModel(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--base-url <url>', description: 'OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp)' })
+  parseBaseUrl(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--working-dir <dir>', description: 'checkout the harness works in (default .)' })
+  parseWorkingDir(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--harness-store <path>', description: 'SQLite file of the run ledger (default .superqode/a2a/harness.sqlite3)' })
+  parseHarnessStore(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--expose-harness', description: 'serve the harness skill on a remote bind (needs --spec and --token)' })
+  parseExposeHarness(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--no-shortlist', description: 'serve the harness skill alone' })
+  parseNoShortlist(): boolean {
+    return false;
+  }
+
   @Option({ flags: '--export-agent-card <file>', description: 'write the Agent Card this configuration serves, then exit' })
   parseExportAgentCard(v: string): string {
     return v;
@@ -145,5 +195,13 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_KEYED_PER_MINUTE: o.keyedPerMinute,
     SUPERQODE_A2A_GLOBAL_PER_DAY: o.globalPerDay,
     SUPERQODE_A2A_TRUSTED_PROXY_HOPS: o.trustedProxyHops,
+    SUPERQODE_A2A_HARNESS_SPEC: o.spec,
+    SUPERQODE_A2A_HARNESS_PROVIDER: o.provider as RawEnv['SUPERQODE_A2A_HARNESS_PROVIDER'],
+    SUPERQODE_A2A_HARNESS_MODEL: o.model,
+    SUPERQODE_A2A_HARNESS_BASE_URL: o.baseUrl,
+    SUPERQODE_A2A_WORKING_DIR: o.workingDir,
+    SUPERQODE_A2A_HARNESS_STORE_PATH: o.harnessStore,
+    SUPERQODE_A2A_EXPOSE_HARNESS: o.exposeHarness,
+    SUPERQODE_A2A_SHORTLIST_ENABLED: o.shortlist === false ? false : undefined,
   };
 }

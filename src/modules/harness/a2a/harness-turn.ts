@@ -1,0 +1,113 @@
+import { TaskState } from '@a2a-js/sdk';
+import type { Part, Task } from '@a2a-js/sdk';
+import { AgentEvent } from '@a2a-js/sdk/server';
+import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { Clock, IdGenerator } from '../../../common/runtime/clock';
+import { agentMessage, artifact, textPart } from '../../skills/message-parts';
+import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
+import type { HarnessEvent } from '../protocol/harness-events';
+import { changesDiff } from './changes-diff';
+
+/**
+ * One A2A turn of the harness skill: maps Harness Protocol events onto A2A events.
+ * - `message.delta` → chunks of the `answer` artifact (`append`, `lastChunk` on the last);
+ * - `artifact.created` → `changes.diff` (unified diff) at the end;
+ * - `run.completed` succeeded → COMPLETED, needs_approval → INPUT_REQUIRED naming the tool call;
+ * - `run.failed` → FAILED with its message; `run.cancelled` → CANCELED.
+ * The status message metadata carries `superqodeSkill`, `superqodeSessionId`, `superqodeRunId`.
+ */
+export class HarnessTurn {
+  private readonly answerId: string;
+  private chunks = 0;
+  private runId: string | undefined;
+  private sessionId: string | undefined;
+  private changed: string[] = [];
+  private pending: { tool: string; target: string } | undefined;
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly bus: ExecutionEventBus,
+    private readonly task: Task,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly workingDir: string,
+  ) {
+    this.answerId = ids.next();
+  }
+
+  /** First event of the turn: the Task, WORKING. */
+  begin(): void {
+    const status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
+    this.bus.publish(AgentEvent.task({ ...this.task, status }));
+  }
+
+  /** Keeps the task waiting for a decision (the reply was neither approve nor deny). */
+  askAgain(text: string): void {
+    this.bus.publish(AgentEvent.task(this.task));
+    this.status(TaskState.TASK_STATE_INPUT_REQUIRED, text);
+  }
+
+  async on(event: HarnessEvent): Promise<void> {
+    switch (event.type) {
+      case 'run.started':
+        this.runId = event.run_id;
+        this.sessionId = event.session_id;
+        // Status-update metadata merges into the task's (SDK ResultManager): the run id is
+        // stored with the task for crash reconciliation and approval resumes.
+        return this.working({ [RUN_ID_METADATA_KEY]: event.run_id });
+      case 'message.delta':
+        return this.chunk(event.data.text, false);
+      case 'approval.requested':
+        this.pending = { tool: event.data.tool_name, target: event.data.target };
+        return;
+      case 'artifact.created':
+        this.changed = event.data.paths;
+        return;
+      case 'run.completed':
+        return this.completed(event.data.status, event.data.text);
+      case 'run.failed':
+        return this.status(TaskState.TASK_STATE_FAILED, event.data.message);
+      case 'run.cancelled':
+        return this.status(TaskState.TASK_STATE_CANCELED, `Cancelled: ${event.data.reason}`);
+      default:
+        return;
+    }
+  }
+
+  private async completed(status: 'succeeded' | 'needs_approval', text: string): Promise<void> {
+    this.chunk(this.chunks === 0 ? text : '', true);
+    const diff = await changesDiff(this.workingDir, this.changed);
+    if (diff) {
+      const part: Part = { content: { $case: 'text', value: diff }, metadata: undefined, filename: 'changes.diff', mediaType: 'text/x-diff' };
+      this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }), false, true);
+    }
+    if (status === 'needs_approval') {
+      const what = this.pending ? `${this.pending.tool} wants to run \`${this.pending.target}\`` : 'a tool call needs approval';
+      return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, `Approval needed: ${what}. Reply "approve" or "deny".`);
+    }
+    return this.status(TaskState.TASK_STATE_COMPLETED, text || 'Done.');
+  }
+
+  private chunk(text: string, last: boolean): void {
+    this.artifactEvent(artifact({ artifactId: this.answerId, name: 'answer', parts: [textPart(text)] }), this.chunks > 0, last);
+    this.chunks += 1;
+  }
+
+  private artifactEvent(a: ReturnType<typeof artifact>, append: boolean, lastChunk: boolean): void {
+    const { taskId, contextId } = this.ctx;
+    this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: a, append, lastChunk, metadata: undefined }));
+  }
+
+  private working(metadata: Record<string, unknown>): void {
+    const { taskId, contextId } = this.ctx;
+    const status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
+    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata }));
+  }
+
+  private status(state: TaskState, text: string): void {
+    const { taskId, contextId } = this.ctx;
+    const metadata = { superqodeSkill: 'superqode-harness', superqodeSessionId: this.sessionId, superqodeRunId: this.runId };
+    const message = agentMessage({ messageId: this.ids.next(), contextId, taskId, parts: [textPart(text)], metadata });
+    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: this.clock.isoNow() }, metadata: undefined }));
+  }
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { TaskState } from '@a2a-js/sdk';
+import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
+import type { ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { PrincipalUser } from '../../../common/auth/principal';
+import { Clock, IdGenerator } from '../../../common/runtime/clock';
+import { A2aConfig } from '../../../config/a2a.config';
+import { A2aSkill } from '../../skills/a2a-skill';
+import { messageText } from '../../skills/message-parts';
+import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
+import type { HarnessApprovalDecision, HarnessEvent } from '../protocol/harness-events';
+import { HarnessProtocolController } from '../protocol/harness-protocol';
+import { ContextSessions } from './context-sessions.service';
+import { HarnessTurn } from './harness-turn';
+
+/** Skill id advertised in the card. */
+export const HARNESS_SKILL_ID = 'superqode-harness';
+
+/**
+ * `superqode-harness`: runs the configured HarnessSpec in the server's checkout for one A2A task.
+ * A contextId is one harness session (`a2a-<contextId>`, bound to its creator); a task is one run.
+ * Answer deltas stream as `answer` artifact chunks; a permission rule `ask` ends the turn in
+ * INPUT_REQUIRED, and the caller's next message on the task ("approve"/"deny", or a data part
+ * `{"decision": …}`) resumes the run. CancelTask aborts the model call and running commands.
+ * @see A2A specification §3.1.1 SendMessage, §4.1.3 TaskState; issue #5.
+ */
+@Injectable()
+export class HarnessSkill extends A2aSkill {
+  readonly id = HARNESS_SKILL_ID;
+  /** Runs in flight: task id → abort controller and run id (bounded by in-flight tasks). */
+  private readonly live = new Map<string, { abort: AbortController; runId?: string }>();
+
+  constructor(
+    private readonly config: A2aConfig,
+    private readonly harness: HarnessProtocolController,
+    private readonly sessions: ContextSessions,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {
+    super();
+  }
+
+  isServed(): boolean {
+    return this.config.harness.served;
+  }
+
+  override notServedReason(): string {
+    return this.config.harness.served
+      ? 'it is served'
+      : 'a remote bind serves the harness only with --expose-harness (which needs --spec and --token), or it is switched off';
+  }
+
+  /** The catch-all: whatever the shortlist's narrow phrases do not claim. */
+  matchesText(): boolean {
+    return true;
+  }
+
+  card(): AgentSkill {
+    return {
+      id: HARNESS_SKILL_ID,
+      name: 'SuperQode Harness',
+      description:
+        "Runs a SuperQode coding harness (HarnessSpec) in the server's checkout: reads, edits and runs " +
+        'commands under the spec\'s policy, streams its answer, asks for approval when a rule says so, and ' +
+        'returns the answer and a unified diff of the files it changed.',
+      tags: ['coding', 'harness', 'agent', 'diff'],
+      examples: ['Fix the failing test in src/parser.ts', 'Explain what src/main.ts does', 'Add a --verbose flag to the CLI and update the README'],
+      inputModes: ['text/plain', 'application/json'],
+      outputModes: ['text/plain', 'text/x-diff'],
+      securityRequirements: [],
+    };
+  }
+
+  /**
+   * Refuses a context bound to another principal before any task is created.
+   * @throws {RequestMalformedError} The context belongs to another caller.
+   */
+  override async authorize(message: Message, context: ServerCallContext): Promise<void> {
+    if (message.contextId) await this.sessions.authorize(message.contextId, principalIdOf(context));
+  }
+
+  async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
+    const abort = new AbortController();
+    const entry: { abort: AbortController; runId?: string } = { abort };
+    this.live.set(context.taskId, entry);
+    const turn = new HarnessTurn(context, bus, task, this.clock, this.ids, this.config.harness.workingDir);
+    try {
+      const events = await this.start(context, task, turn, abort.signal);
+      if (!events) return;
+      turn.begin();
+      for await (const event of events) {
+        if (event.type === 'run.started') entry.runId = event.run_id;
+        await turn.on(event);
+      }
+    } finally {
+      this.live.delete(context.taskId);
+    }
+  }
+
+  async cancel(taskId: string): Promise<boolean> {
+    const entry = this.live.get(taskId);
+    if (!entry) return false;
+    entry.abort.abort();
+    if (entry.runId) await this.harness.cancel(entry.runId).catch(() => undefined);
+    return true;
+  }
+
+  /** A new run, or the resumed pending one; undefined when the turn was answered already. */
+  private async start(
+    context: RequestContext,
+    task: Task,
+    turn: HarnessTurn,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<HarnessEvent> | undefined> {
+    const pendingRun = task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? runIdOf(task) : undefined;
+    if (pendingRun) {
+      const decision = decisionOf(context.userMessage);
+      if (!decision) {
+        turn.askAgain('Reply "approve" or "deny" (or a data part {"decision": "approve"}) to continue.');
+        return undefined;
+      }
+      return this.harness.resume(pendingRun, decision, { signal });
+    }
+    const sessionId = await this.sessions.ensure(context.contextId, principalIdOf(context.context));
+    return this.harness.send(sessionId, messageText(context.userMessage), { signal });
+  }
+}
+
+/** The owner id the task store also uses (`user.userName`), or 'unknown' as the SDK does. */
+function principalIdOf(context: ServerCallContext | undefined): string {
+  const user = context?.user;
+  return user instanceof PrincipalUser ? user.principal.id : user?.userName || 'unknown';
+}
+
+function runIdOf(task: Task): string | undefined {
+  const v = task.metadata?.[RUN_ID_METADATA_KEY];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** "approve"/"deny" from the text, or `{decision}` from a data part. */
+export function decisionOf(message: Message): HarnessApprovalDecision | undefined {
+  for (const p of message.parts) {
+    const c = p.content;
+    const raw = c?.$case === 'data' ? (c.value as { decision?: unknown })?.decision : c?.$case === 'text' ? c.value : undefined;
+    const word = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+    if (/^(approve|approved|yes|y)\b/.test(word)) return 'approve';
+    if (/^(deny|denied|no|n|reject)\b/.test(word)) return 'deny';
+  }
+  return undefined;
+}
+

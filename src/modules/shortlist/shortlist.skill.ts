@@ -64,7 +64,7 @@ export class ShortlistSkill extends A2aSkill {
       tags: ['coding-agents', 'harness', 'recommendation', 'catalogue'],
       examples: [
         'Which harness should I use for an open source project with local models?',
-        'Recommend an ACP agent that works in Zed',
+        'Which harness is an ACP agent that works in Zed?',
         'Shortlist MIT-licensed coding agents for Python',
       ],
       inputModes: ['text/plain'],

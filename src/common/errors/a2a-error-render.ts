@@ -132,3 +132,13 @@ const GOOGLE_STATUS: Record<number, string> = {
   415: 'INVALID_ARGUMENT',
   429: 'RESOURCE_EXHAUSTED',
 };
+
+/**
+ * For exception filters: true when the reply already started (an SSE stream, a hijacked reply),
+ * in which case nothing more can be rendered; the connection is ended if still open.
+ */
+export function endIfStarted(reply: { sent: boolean; raw: { headersSent: boolean; writableEnded: boolean; end(): void } }): boolean {
+  if (!reply.sent && !reply.raw.headersSent) return false;
+  if (!reply.raw.writableEnded) reply.raw.end();
+  return true;
+}

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderJsonRpcError, renderRestError } from '../../common/errors/a2a-error-render';
+import { endIfStarted, renderJsonRpcError, renderRestError } from '../../common/errors/a2a-error-render';
 import { replyMediaType } from './rest/rest-request';
 
 /**
@@ -15,10 +15,7 @@ export class A2aFallbackExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    if (reply.sent || reply.raw.headersSent) {
-      if (!reply.raw.writableEnded) reply.raw.end();
-      return;
-    }
+    if (endIfStarted(reply)) return;
     if (request.method === 'POST' && request.url.split('?')[0] === '/') {
       const r = renderJsonRpcError(exception, false);
       reply.code(r.status).headers(r.headers ?? {}).send({ jsonrpc: '2.0', id: null, error: r.body });

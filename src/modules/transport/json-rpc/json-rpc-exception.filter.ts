@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderJsonRpcError } from '../../../common/errors/a2a-error-render';
+import { endIfStarted, renderJsonRpcError } from '../../../common/errors/a2a-error-render';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 
 /** True when the request is served by the 0.3 handler: no version (or 0.3) and 0.3 is on. */
@@ -18,10 +18,7 @@ export class JsonRpcExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
-    if (reply.sent || reply.raw.headersSent) {
-      if (!reply.raw.writableEnded) reply.raw.end();
-      return;
-    }
+    if (endIfStarted(reply)) return;
     const version = requestedA2aVersion(http.getRequest<FastifyRequest>());
     const rendered = renderJsonRpcError(exception, version === undefined || version === '0.3');
     reply

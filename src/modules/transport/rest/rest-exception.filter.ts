@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderRestError } from '../../../common/errors/a2a-error-render';
+import { endIfStarted, renderRestError } from '../../../common/errors/a2a-error-render';
 import { replyMediaType } from './rest-request';
 
 /**
@@ -14,10 +14,7 @@ export class RestExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
-    if (reply.sent || reply.raw.headersSent) {
-      if (!reply.raw.writableEnded) reply.raw.end();
-      return;
-    }
+    if (endIfStarted(reply)) return;
     const rendered = renderRestError(exception);
     reply
       .code(rendered.status)

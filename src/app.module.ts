@@ -1,4 +1,6 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { EMBEDDED_HARNESS_CONTROLLER } from './modules/harness/a2a/active-harness';
+import { HarnessProtocolController } from './modules/harness/protocol/harness-protocol';
 import { A2aConfigModule } from './config/a2a-config.module';
 import { RawEnv } from './config/env.schema';
 import { AgentCardModule } from './modules/agent-card/agent-card.module';
@@ -7,6 +9,16 @@ import { HealthModule } from './modules/health/health.module';
 import { ConfiguredTasksModule } from './modules/tasks/configured-tasks.module';
 import { TransportModule } from './modules/transport/transport.module';
 
+/** Global providers an embedding application hands in (none by default). */
+@Global()
+@Module({})
+class EmbeddingModule {
+  static forRoot(controller?: HarnessProtocolController): DynamicModule {
+    const providers = controller ? [{ provide: EMBEDDED_HARNESS_CONTROLLER, useValue: controller }] : [];
+    return { module: EmbeddingModule, providers, exports: providers.map((p) => p.provide) };
+  }
+}
+
 /**
  * The A2A server: configuration, access tiers and rate limits, durable tasks, discovery, the
  * bindings and health.
@@ -14,11 +26,15 @@ import { TransportModule } from './modules/transport/transport.module';
  */
 @Module({})
 export class AppModule {
-  /** @param overrides - Settings that win over the environment (CLI flags, tests). */
-  static forRoot(overrides: RawEnv = {}): DynamicModule {
+  /**
+   * @param overrides - Settings that win over the environment (CLI flags, tests).
+   * @param embedding - For embedding applications: their own Harness Protocol controller.
+   */
+  static forRoot(overrides: RawEnv = {}, embedding: { harnessController?: HarnessProtocolController } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
+        EmbeddingModule.forRoot(embedding.harnessController),
         A2aConfigModule.forRoot(overrides),
         AuthModule,
         ConfiguredTasksModule,

@@ -2,6 +2,7 @@ import { ConsoleLogger, LogLevel, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
+import type { HarnessProtocolController } from './modules/harness/protocol/harness-protocol';
 import { A2aConfig, assertBindAllowed, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
 import { Env, RawEnv } from './config/env.schema';
 import { loadEnv } from './config/load-env';
@@ -65,10 +66,13 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
  * @param overrides - Settings that win over the environment.
  * @throws {Error} Invalid configuration or refused bind (before anything listens).
  */
-export async function createApp(overrides: RawEnv = {}): Promise<NestFastifyApplication> {
+export async function createApp(
+  overrides: RawEnv = {},
+  embedding: { harnessController?: HarnessProtocolController } = {},
+): Promise<NestFastifyApplication> {
   const env = loadEnv(overrides);
   assertBindAllowed(env.SUPERQODE_A2A_HOST, env.SUPERQODE_A2A_ALLOW_REMOTE);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(overrides), adapterFor(env), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(overrides, embedding), adapterFor(env), {
     bodyParser: false,
     logger: loggerFor(env),
     abortOnError: false,
@@ -80,8 +84,11 @@ export async function createApp(overrides: RawEnv = {}): Promise<NestFastifyAppl
  * Creates the app and listens on the configured host and port.
  * @returns The app and the base URL it listens on.
  */
-export async function startServer(overrides: RawEnv = {}): Promise<{ app: NestFastifyApplication; url: string }> {
-  const app = await createApp(overrides);
+export async function startServer(
+  overrides: RawEnv = {},
+  embedding: { harnessController?: HarnessProtocolController } = {},
+): Promise<{ app: NestFastifyApplication; url: string }> {
+  const app = await createApp(overrides, embedding);
   const config = app.get(A2aConfig);
   const publicUrlGiven = loadEnv(overrides).SUPERQODE_A2A_PUBLIC_URL !== undefined;
   const logger = new Logger('Bootstrap');

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ACTIVE_HARNESS } from './active-harness';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { LRUCache } from 'lru-cache';
 import { HarnessLedgerService } from '../ledger/harness-ledger.service';
@@ -20,7 +21,7 @@ export class ContextSessions {
   private readonly owners = new LRUCache<string, string>({ max: MAX_CACHED_CONTEXTS });
 
   constructor(
-    private readonly harness: HarnessProtocolController,
+    @Inject(ACTIVE_HARNESS) private readonly harness: HarnessProtocolController,
     private readonly ledger: HarnessLedgerService,
     private readonly runtime: HarnessRuntime,
   ) {}

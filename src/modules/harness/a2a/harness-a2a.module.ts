@@ -8,6 +8,7 @@ import { HarnessLedgerService } from '../ledger/harness-ledger.service';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessRuntime } from './harness-runtime';
 import { HarnessSkill } from './harness.skill';
+import { activeHarnessProvider } from './active-harness';
 
 /**
  * Keeps the run ledger consistent with the task store after a crash: runs still `running` at
@@ -52,7 +53,7 @@ export class HarnessLedgerReconciler implements OnModuleInit, OnApplicationBoots
       useFactory: (c: A2aConfig) => ({ storePath: c.harness.served ? c.harness.storePath : null }),
     }),
   ],
-  providers: [HarnessRuntime, ContextSessions, HarnessSkill, HarnessLedgerReconciler],
+  providers: [activeHarnessProvider, HarnessRuntime, ContextSessions, HarnessSkill, HarnessLedgerReconciler],
   exports: [HarnessSkill],
 })
 export class HarnessA2aModule {}

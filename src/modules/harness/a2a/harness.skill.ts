@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ACTIVE_HARNESS } from './active-harness';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
@@ -32,7 +33,7 @@ export class HarnessSkill extends A2aSkill {
 
   constructor(
     private readonly config: A2aConfig,
-    private readonly harness: HarnessProtocolController,
+    @Inject(ACTIVE_HARNESS) private readonly harness: HarnessProtocolController,
     private readonly sessions: ContextSessions,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,

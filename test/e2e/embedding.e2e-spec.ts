@@ -1,0 +1,28 @@
+import { EchoController } from '../../examples/embedding/echo-controller-server';
+import { createA2AServer } from '../../src/index';
+import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
+import { freePort } from '../utils/test-app';
+
+describe('createA2AServer (programmatic API, issue #5)', () => {
+  it('serves an embedding application\'s own controller, with listen() and close()', async () => {
+    const server = createA2AServer({
+      controller: new EchoController(),
+      taskStorePath: null,
+      harnessStorePath: ':memory:',
+      env: { SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0, SUPERQODE_A2A_LOG_LEVEL: 'error' },
+    });
+    const url = await server.listen({ host: '127.0.0.1', port: await freePort() });
+    try {
+      const card = await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' });
+      expect(card.body.skills.map((s: { id: string }) => s.id)).toContain('superqode-harness');
+      const r = await post(url, aJsonRpcRequest('SendMessage', { message: aMessage('hello there') }), V1);
+      const task = r.body.result.task;
+      expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(task.artifacts[0].parts.map((p: { text: string }) => p.text).join('')).toBe('echo: hello there');
+    } finally {
+      await server.close();
+    }
+    expect(server.app).toBeUndefined();
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+  });
+});

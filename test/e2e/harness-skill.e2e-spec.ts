@@ -154,6 +154,14 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
     expect(running()).toBe('');
   });
 
+  it('a request over the spec\'s max_input_bytes ends FAILED naming the limit, without a model call', async () => {
+    const before = fake.requests.length;
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage('x'.repeat(70_000)) }), V1);
+    expect(r.body.result.task.status.state).toBe('TASK_STATE_FAILED');
+    expect(r.body.result.task.status.message.parts[0].text).toMatch(/limits\.max_input_bytes is 65536/);
+    expect(fake.requests.length).toBe(before);
+  });
+
   it('another key cannot use a context it did not create', async () => {
     fake.enqueue({ text: 'mine' });
     const alice = bearer(aKey(secret, { label: 'alice' }).key);

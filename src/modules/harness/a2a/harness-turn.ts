@@ -41,6 +41,12 @@ export class HarnessTurn {
     this.bus.publish(AgentEvent.task({ ...this.task, status }));
   }
 
+  /** Ends the turn FAILED before any run starts (a limit was exceeded), saying which. */
+  refuse(text: string): void {
+    this.bus.publish(AgentEvent.task(this.task));
+    this.status(TaskState.TASK_STATE_FAILED, text);
+  }
+
   /** Keeps the task waiting for a decision (the reply was neither approve nor deny). */
   askAgain(text: string): void {
     this.bus.publish(AgentEvent.task(this.task));

@@ -13,6 +13,7 @@ import type { HarnessApprovalDecision, HarnessEvent } from '../protocol/harness-
 import { HarnessProtocolController } from '../protocol/harness-protocol';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
+import { HarnessRuntime } from './harness-runtime';
 
 /** Skill id advertised in the card. */
 export const HARNESS_SKILL_ID = 'superqode-harness';
@@ -35,6 +36,7 @@ export class HarnessSkill extends A2aSkill {
     private readonly config: A2aConfig,
     @Inject(ACTIVE_HARNESS) private readonly harness: HarnessProtocolController,
     private readonly sessions: ContextSessions,
+    private readonly runtime: HarnessRuntime,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {
@@ -122,8 +124,15 @@ export class HarnessSkill extends A2aSkill {
       }
       return this.harness.resume(pendingRun, decision, { signal });
     }
+    const prompt = messageText(context.userMessage);
+    const limit = this.runtime.spec.limits.max_input_bytes;
+    const bytes = Buffer.byteLength(prompt, 'utf8');
+    if (bytes > limit) {
+      turn.refuse(`The request is ${bytes} bytes; the spec's limits.max_input_bytes is ${limit}.`);
+      return undefined;
+    }
     const sessionId = await this.sessions.ensure(context.contextId, principalIdOf(context.context));
-    return this.harness.send(sessionId, messageText(context.userMessage), { signal });
+    return this.harness.send(sessionId, prompt, { signal });
   }
 }
 

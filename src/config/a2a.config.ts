@@ -52,6 +52,10 @@ export class A2aConfig {
   readonly globalPerDay: number;
   /** X-Forwarded-For hops trusted for the client address (1 with allowRemote, else 0, unless set). */
   readonly trustedProxyHops: number;
+  /** Read keyed/operator shortlist requests with the model (else the keyword parser only). */
+  readonly understandRequests: boolean;
+  /** Model reading budget, ms. */
+  readonly understandTimeoutMs: number;
   /** Harness skill settings (issue #5). */
   readonly harness: HarnessServeSettings;
 
@@ -79,6 +83,8 @@ export class A2aConfig {
     this.keyedPerMinute = env('SUPERQODE_A2A_KEYED_PER_MINUTE');
     this.globalPerDay = env('SUPERQODE_A2A_GLOBAL_PER_DAY');
     this.trustedProxyHops = trustedProxyHops(env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'), this.allowRemote);
+    this.understandRequests = env('SUPERQODE_A2A_UNDERSTAND_REQUESTS');
+    this.understandTimeoutMs = env('SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS');
     this.harness = harnessSettings(env, isLoopbackHost(this.host), this.operatorTokenConfigured);
   }
 

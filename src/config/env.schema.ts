@@ -65,6 +65,10 @@ export const envSchema = z.object({
   SUPERQODE_A2A_HARNESS_STORE_PATH: z.string().trim().min(1).default('.superqode/a2a/harness.sqlite3'),
   /** Serve the harness skill on a remote bind (needs a spec and an operator token). */
   SUPERQODE_A2A_EXPOSE_HARNESS: bool.default(false),
+  /** Keyed and operator callers' shortlist requests are read by the harness model first. */
+  SUPERQODE_A2A_UNDERSTAND_REQUESTS: bool.default(true),
+  /** Time the model gets to read a shortlist request before the keyword parser answers, ms. */
+  SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });

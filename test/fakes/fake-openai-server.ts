@@ -11,7 +11,8 @@ export interface FakeToolCall {
 
 /**
  * One scripted model answer: text and/or tool calls (finish_reason `tool_calls` when there are
- * any, else `stop`). `status` answers with that HTTP error instead; `hang` streams the first
+ * any, else `stop`). `status` answers with that HTTP error instead; `hang` (non-streaming: sends
+ * nothing; streaming:) streams the first
  * chunk and then nothing until the client goes away; `chunkDelayMs` paces the stream.
  */
 export interface FakeTurn {
@@ -118,6 +119,7 @@ export class FakeOpenAiServer {
       return this.error(res, turn.status, `fake server: scripted HTTP ${turn.status}`);
     const id = `chatcmpl-${++this.counter}`;
     if (body.stream) return this.stream(res, id, body.model, turn);
+    if (turn.hang) return; // non-streaming: no answer at all until the client gives up
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(this.completion(id, body.model, turn)));
   }

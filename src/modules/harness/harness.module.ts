@@ -83,7 +83,7 @@ function withLedger(definition: DynamicModule, ledger: DynamicModule): DynamicMo
     CoreRunLoop,
     CoreHarnessAdapter,
   ],
-  exports: [HarnessProtocolController],
+  exports: [HarnessProtocolController, HarnessModelResolver],
 })
 export class HarnessModule extends ConfigurableModuleClass {
   /** Module with fixed options. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
+import { HarnessA2aModule } from '../harness/a2a/harness-a2a.module';
 import { CatalogueService } from './catalogue.service';
 import { ShortlistService } from './shortlist.service';
 import { ShortlistSkill } from './shortlist.skill';
@@ -9,7 +10,7 @@ import { ShortlistSkill } from './shortlist.skill';
  * {@link CatalogueService}), {@link ShortlistService} and its A2A adapter {@link ShortlistSkill}.
  */
 @Module({
-  imports: [RuntimeModule],
+  imports: [RuntimeModule, HarnessA2aModule],
   providers: [CatalogueService, ShortlistService, ShortlistSkill],
   exports: [ShortlistService, ShortlistSkill],
 })

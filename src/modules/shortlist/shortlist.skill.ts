@@ -1,4 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { callerTier } from '../auth/callers';
+import { mergeConstraints } from './model-constraints';
+import { parseConstraints } from './request-constraints';
+import type { ShortlistConstraints } from './request-constraints';
+import { ShortlistRequestReader } from './shortlist-request-reader';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentSkill, Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
@@ -31,19 +36,38 @@ const PHRASES = [
  * `harness-shortlist`: answers "which coding harness fits me" from the shipped Hub catalogue.
  * Reply: one artifact `shortlist` with a text part (human-readable) and a data part (structured
  * entries); the completed status message carries camelCase metadata `superqodeSkill`,
- * `superqodeShortlist` (ranked ids) and `superqodeUnderstood` (false: keyword parser).
+ * `superqodeShortlist` (ranked ids) and `superqodeUnderstood` (true when the model read the request).
  */
 @Injectable()
 export class ShortlistSkill extends A2aSkill {
   readonly id = SHORTLIST_SKILL_ID;
+  private readonly logger = new Logger(ShortlistSkill.name);
 
   constructor(
     private readonly shortlist: ShortlistService,
     private readonly config: A2aConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly reader: ShortlistRequestReader,
   ) {
     super();
+  }
+
+  /**
+   * Constraints of a request: keyed and operator callers' requests are read by the model first
+   * (when configured); anonymous callers always get the keyword parser (free tier). Any model
+   * failure falls back to the keyword parser.
+   * @returns The constraints and whether the model read them (`superqodeUnderstood`).
+   */
+  private async understand(text: string, tier: string): Promise<{ constraints: ShortlistConstraints; understood: boolean }> {
+    const keyword = parseConstraints(text);
+    if (tier === 'anonymous' || !this.config.understandRequests) return { constraints: keyword, understood: false };
+    try {
+      return { constraints: mergeConstraints(keyword, await this.reader.read(text)), understood: true };
+    } catch (err) {
+      this.logger.warn(`Model reading failed, keyword parser used: ${(err as Error).message}`);
+      return { constraints: keyword, understood: false };
+    }
   }
 
   isServed(): boolean {
@@ -76,7 +100,9 @@ export class ShortlistSkill extends A2aSkill {
   /** Answers in one event: the Task, COMPLETED, with the shortlist artifact and status message. */
   async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
     const { taskId, contextId } = context;
-    const answer = this.shortlist.answer(messageText(context.userMessage));
+    const text = messageText(context.userMessage);
+    const { constraints, understood } = await this.understand(text, callerTier(context.context));
+    const answer = this.shortlist.answer(text, constraints);
     const data = {
       entries: answer.entries,
       supplied: answer.supplied,
@@ -94,7 +120,7 @@ export class ShortlistSkill extends A2aSkill {
       metadata: {
         superqodeSkill: SHORTLIST_SKILL_ID,
         superqodeShortlist: answer.entries.map((e) => e.id),
-        superqodeUnderstood: false,
+        superqodeUnderstood: understood,
       },
     });
     const status = { state: TaskState.TASK_STATE_COMPLETED, message, timestamp: this.clock.isoNow() };

@@ -9,6 +9,8 @@ import { ContextSessions } from './context-sessions.service';
 import { HarnessRuntime } from './harness-runtime';
 import { HarnessSkill } from './harness.skill';
 import { activeHarnessProvider } from './active-harness';
+import { ModelRequestReader } from './model-request-reader';
+import { ShortlistRequestReader } from '../../shortlist/shortlist-request-reader';
 
 /**
  * Keeps the run ledger consistent with the task store after a crash: runs still `running` at
@@ -53,7 +55,14 @@ export class HarnessLedgerReconciler implements OnModuleInit, OnApplicationBoots
       useFactory: (c: A2aConfig) => ({ storePath: c.harness.served ? c.harness.storePath : null }),
     }),
   ],
-  providers: [activeHarnessProvider, HarnessRuntime, ContextSessions, HarnessSkill, HarnessLedgerReconciler],
-  exports: [HarnessSkill],
+  providers: [
+    activeHarnessProvider,
+    HarnessRuntime,
+    ContextSessions,
+    HarnessSkill,
+    HarnessLedgerReconciler,
+    { provide: ShortlistRequestReader, useClass: ModelRequestReader },
+  ],
+  exports: [HarnessSkill, ShortlistRequestReader],
 })
 export class HarnessA2aModule {}

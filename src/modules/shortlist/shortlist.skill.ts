@@ -105,7 +105,8 @@ export class ShortlistSkill extends A2aSkill {
     const answer = this.shortlist.answer(text, constraints);
     const data = {
       entries: answer.entries,
-      supplied: answer.supplied,
+      // Held back, not ranked: names only (the full views tripled the payload of every answer).
+      supplied: answer.supplied.map(({ id, name, readiness }) => ({ id, name, readiness })),
       constraints: answer.constraints,
       notes: answer.notes,
       catalogueVersion: answer.catalogueVersion,

@@ -12,7 +12,8 @@ import { changesDiff } from './changes-diff';
  * One A2A turn of the harness skill: maps Harness Protocol events onto A2A events.
  * - `message.delta` → chunks of the `answer` artifact (`append`, `lastChunk` on the last);
  * - `artifact.created` → `changes.diff` (unified diff) at the end;
- * - `run.completed` succeeded → COMPLETED, needs_approval → INPUT_REQUIRED naming the tool call;
+ * - `run.completed` succeeded → COMPLETED, needs_approval → INPUT_REQUIRED naming the tool call,
+ *   stopped at max_iterations → FAILED naming the limit;
  * - `run.failed` → FAILED with its message; `run.cancelled` → CANCELED.
  * The status message metadata carries `superqodeSkill`, `superqodeSessionId`, `superqodeRunId`.
  */
@@ -70,6 +71,12 @@ export class HarnessTurn {
         this.changed = event.data.paths;
         return;
       case 'run.completed':
+        if (event.data.stop_reason === 'max_iterations') {
+          return this.status(
+            TaskState.TASK_STATE_FAILED,
+            `Stopped at the max turns limit (model_policy.max_iterations = ${event.data.iterations}) before finishing.`,
+          );
+        }
         return this.completed(event.data.status, event.data.text);
       case 'run.failed':
         return this.status(TaskState.TASK_STATE_FAILED, event.data.message);

@@ -1,6 +1,4 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module } from '@nestjs/common';
-import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import type { A2aConfig } from '../../config/a2a.config';
 import { TaskEntity } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
@@ -9,6 +7,8 @@ import { TypeOrmTaskStore } from './typeorm-task.store';
 import { TaskReconciler } from './task-reconciler.service';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
+import { withSqliteDataSource } from '../../common/database/sqlite-data-source';
+import type { NamedSqliteStore } from '../../common/database/sqlite-data-source';
 
 /** Row cap of the memory-only mode (no task store file): bounds the process's memory. */
 export const MEMORY_MODE_MAX_TASKS = 10_000;
@@ -35,30 +35,8 @@ const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
     .setClassMethodName('forRoot')
     .build();
 
-type PathFactory = (...args: unknown[]) => Promise<string | null>;
-
-/** Adds the `'tasks'` data source (migrated at start, closed at shutdown) to a definition. */
-function withDataSource(
-  definition: DynamicModule,
-  path: PathFactory,
-  imports: ModuleMetadata['imports'] = [],
-  inject: FactoryProvider['inject'] = [],
-): DynamicModule {
-  const dataSource = TypeOrmModule.forRootAsync({
-    name: TASKS_CONNECTION,
-    imports,
-    inject,
-    useFactory: async (...args: unknown[]) => ({
-      ...tasksDataSourceOptions(await path(...args)),
-      // Read back by TypeOrmCoreModule at shutdown to find (and close) this data source.
-      name: TASKS_CONNECTION,
-      // Opening a local file either works or will keep failing: fail boot at once.
-      retryAttempts: 1,
-    }),
-  });
-  const feature = TypeOrmModule.forFeature([TaskEntity], TASKS_CONNECTION);
-  return { ...definition, imports: [...(definition.imports ?? []), dataSource, feature] };
-}
+/** This module's store: its named data source, options and entities. */
+const STORE: NamedSqliteStore = { name: TASKS_CONNECTION, options: tasksDataSourceOptions, entities: [TaskEntity] };
 
 /**
  * The A2A task store (SDK `TaskStore` on TypeORM + SQLite) behind the {@link TASK_STORE} token.
@@ -75,7 +53,7 @@ function withDataSource(
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
   static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    return withDataSource(super.forRoot(options), async () => options.path);
+    return withSqliteDataSource(super.forRoot(options), STORE, async () => options.path);
   }
 
   /**
@@ -86,6 +64,6 @@ export class TasksModule extends ConfigurableModuleClass {
     const { useFactory, imports = [], inject = [] } = options;
     if (!useFactory) throw new Error('TasksModule.forRootAsync needs useFactory');
     const path = async (...args: unknown[]) => (await useFactory(...args)).path;
-    return withDataSource(super.forRootAsync(options), path, imports, inject);
+    return withSqliteDataSource(super.forRootAsync(options), STORE, path, imports, inject);
   }
 }

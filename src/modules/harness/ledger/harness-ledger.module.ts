@@ -1,11 +1,11 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module } from '@nestjs/common';
-import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { RuntimeModule } from '../../../common/runtime/runtime.module';
 import { HARNESS_CONNECTION, HARNESS_LEDGER_OPTIONS } from '../harness.constants';
 import { harnessDataSourceOptions } from './harness-ledger-datasource';
 import { HARNESS_ENTITIES } from './harness-ledger.entities';
 import { HarnessLedgerService } from './harness-ledger.service';
+import { withSqliteDataSource } from '../../../common/database/sqlite-data-source';
+import type { NamedSqliteStore } from '../../../common/database/sqlite-data-source';
 
 /** Options of {@link HarnessLedgerModule}. */
 export interface HarnessLedgerModuleOptions {
@@ -23,30 +23,8 @@ const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
     .setClassMethodName('forRoot')
     .build();
 
-type PathFactory = (...args: unknown[]) => Promise<string | null>;
-
-/** Adds the `'harness'` data source (migrated at start, closed at shutdown) to a definition. */
-function withDataSource(
-  definition: DynamicModule,
-  path: PathFactory,
-  imports: ModuleMetadata['imports'] = [],
-  inject: FactoryProvider['inject'] = [],
-): DynamicModule {
-  const dataSource = TypeOrmModule.forRootAsync({
-    name: HARNESS_CONNECTION,
-    imports,
-    inject,
-    useFactory: async (...args: unknown[]) => ({
-      ...harnessDataSourceOptions(await path(...args)),
-      // Read back by TypeOrmCoreModule at shutdown to find (and close) this data source.
-      name: HARNESS_CONNECTION,
-      // Opening a local file either works or will keep failing: fail boot at once.
-      retryAttempts: 1,
-    }),
-  });
-  const feature = TypeOrmModule.forFeature(HARNESS_ENTITIES, HARNESS_CONNECTION);
-  return { ...definition, imports: [...(definition.imports ?? []), dataSource, feature] };
-}
+/** This module's store: its named data source, options and entities. */
+const STORE: NamedSqliteStore = { name: HARNESS_CONNECTION, options: harnessDataSourceOptions, entities: HARNESS_ENTITIES };
 
 /**
  * The harness ledger (sessions, runs, events) on its own SQLite file through TypeORM, behind
@@ -63,7 +41,7 @@ function withDataSource(
 export class HarnessLedgerModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
   static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    return withDataSource(super.forRoot(options), async () => options.path);
+    return withSqliteDataSource(super.forRoot(options), STORE, async () => options.path);
   }
 
   /**
@@ -74,6 +52,6 @@ export class HarnessLedgerModule extends ConfigurableModuleClass {
     const { useFactory, imports = [], inject = [] } = options;
     if (!useFactory) throw new Error('HarnessLedgerModule.forRootAsync needs useFactory');
     const path = async (...args: unknown[]) => (await useFactory(...args)).path;
-    return withDataSource(super.forRootAsync(options), path, imports, inject);
+    return withSqliteDataSource(super.forRootAsync(options), STORE, path, imports, inject);
   }
 }

@@ -40,4 +40,32 @@ describe('Harness skill limits (issue #5)', () => {
     }
   });
 
+
+  it('a graceful stop cancels a running turn and stores CANCELED before the stores close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-graceful-'));
+    const env = {
+      SUPERQODE_A2A_HARNESS_ENABLED: true,
+      SUPERQODE_A2A_HARNESS_PROVIDER: 'openai-compatible' as const,
+      SUPERQODE_A2A_HARNESS_MODEL: 'fake-model',
+      SUPERQODE_A2A_HARNESS_BASE_URL: fake.baseUrl,
+      SUPERQODE_A2A_WORKING_DIR: checkout.dir,
+    };
+    const first = await startTestServer(env, { dir });
+    fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30 && echo graceful', timeout_seconds: 60 } }] });
+    const sent = await post(first.url, aJsonRpcRequest('SendMessage', { message: aMessage('run it'), configuration: { returnImmediately: true } }), V1);
+    const id = sent.body.result.task.id;
+    for (let i = 0; i < 100; i++) {
+      const t = await post(first.url, aJsonRpcRequest('GetTask', { id }), V1);
+      if (t.body.result.metadata?.superqodeRunId) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await first.close({ keepDir: true });
+    const second = await startTestServer(env, { dir });
+    try {
+      const got = await post(second.url, aJsonRpcRequest('GetTask', { id }), V1);
+      expect(got.body.result.status.state).toBe('TASK_STATE_CANCELED');
+    } finally {
+      await second.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { ACTIVE_HARNESS } from './active-harness';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
@@ -18,6 +18,9 @@ import { HarnessRuntime } from './harness-runtime';
 /** Skill id advertised in the card. */
 export const HARNESS_SKILL_ID = 'superqode-harness';
 
+/** How long a graceful stop waits for running turns to store their CANCELED state, ms. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
 /**
  * `superqode-harness`: runs the configured HarnessSpec in the server's checkout for one A2A task.
  * A contextId is one harness session (`a2a-<contextId>`, bound to its creator); a task is one run.
@@ -27,10 +30,10 @@ export const HARNESS_SKILL_ID = 'superqode-harness';
  * @see A2A specification §3.1.1 SendMessage, §4.1.3 TaskState; issue #5.
  */
 @Injectable()
-export class HarnessSkill extends A2aSkill {
+export class HarnessSkill extends A2aSkill implements BeforeApplicationShutdown {
   readonly id = HARNESS_SKILL_ID;
-  /** Runs in flight: task id → abort controller and run id (bounded by in-flight tasks). */
-  private readonly live = new Map<string, { abort: AbortController; runId?: string }>();
+  /** Runs in flight: task id → abort controller, run id and the turn's completion. */
+  private readonly live = new Map<string, { abort: AbortController; runId?: string; done?: Promise<void> }>();
 
   constructor(
     private readonly config: A2aConfig,
@@ -82,10 +85,31 @@ export class HarnessSkill extends A2aSkill {
     if (message.contextId) await this.sessions.authorize(message.contextId, principalIdOf(context));
   }
 
+  /**
+   * Graceful stop: cancels every running turn and waits (up to {@link SHUTDOWN_GRACE_MS}) for its
+   * CANCELED state to be stored, before the stores close (`onApplicationShutdown`).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    const running = [...this.live.values()];
+    for (const entry of running) entry.abort.abort();
+    const settled = Promise.allSettled(running.map((e) => e.done));
+    await Promise.race([settled, new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+  }
+
   async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
-    const abort = new AbortController();
-    const entry: { abort: AbortController; runId?: string } = { abort };
+    const entry: { abort: AbortController; runId?: string; done?: Promise<void> } = { abort: new AbortController() };
     this.live.set(context.taskId, entry);
+    entry.done = this.turn(context, bus, task, entry);
+    return entry.done;
+  }
+
+  private async turn(
+    context: RequestContext,
+    bus: ExecutionEventBus,
+    task: Task,
+    entry: { abort: AbortController; runId?: string },
+  ): Promise<void> {
+    const abort = entry.abort;
     const turn = new HarnessTurn(context, bus, task, this.clock, this.ids, this.config.harness.workingDir);
     try {
       const events = await this.start(context, task, turn, abort.signal);

@@ -5,16 +5,13 @@ import {
   HarnessRunNotResumableError,
   HarnessSessionBusyError,
 } from '../../src/modules/harness/protocol/harness-protocol.errors';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import {
   collect,
-  createTestHarness,
   first,
+  harnessSuite,
   specFrom,
-  tempCheckout,
   typesOf,
 } from '../fakes/harness-fixtures';
-import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
 
 const ASK_SPEC = `
 name: e2e-ask
@@ -32,32 +29,17 @@ const WRITE_CALL = {
 };
 
 describe('harness approvals (ask → needs_approval → resume)', () => {
-  let fake: FakeOpenAiServer;
-  let harness: TestHarness;
-  let checkout: TempCheckout;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    harness = await createTestHarness();
-  });
-  afterAll(async () => {
-    await harness.close();
-    await fake.close();
-  });
-  beforeEach(() => {
-    checkout = tempCheckout({ 'README.md': '# demo\n' });
-  });
-  afterEach(() => checkout.remove());
+  const suite = harnessSuite({ 'README.md': '# demo\n' });
 
   /** A session whose first run asks to write out.txt and pauses. */
   async function pausedRun() {
-    const s = await harness.controller.createSession({
+    const s = await suite.harness.controller.createSession({
       spec: specFrom(ASK_SPEC),
-      workingDir: checkout.dir,
-      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: fake.baseUrl },
+      workingDir: suite.checkout.dir,
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: suite.fake.baseUrl },
     });
-    fake.enqueue({ text: 'Writing.', toolCalls: [WRITE_CALL] });
-    const events = await collect(harness.controller.send(s.id, 'write out.txt'));
+    suite.fake.enqueue({ text: 'Writing.', toolCalls: [WRITE_CALL] });
+    const events = await collect(suite.harness.controller.send(s.id, 'write out.txt'));
     return { session: s, runId: events[0].run_id, events };
   }
 
@@ -81,14 +63,14 @@ describe('harness approvals (ask → needs_approval → resume)', () => {
       status: 'needs_approval',
       stop_reason: 'approval',
     });
-    expect(existsSync(join(checkout.dir, 'out.txt'))).toBe(false);
-    expect((await harness.ledger.getRun(runId)).status).toBe('needs_approval');
+    expect(existsSync(join(suite.checkout.dir, 'out.txt'))).toBe(false);
+    expect((await suite.harness.ledger.getRun(runId)).status).toBe('needs_approval');
   });
 
   it('resume approve executes the call, continues the run and records the artifact', async () => {
     const { runId, events: before } = await pausedRun();
-    fake.enqueue({ text: 'Wrote out.txt.' });
-    const events = await collect(harness.controller.resume(runId, 'approve'));
+    suite.fake.enqueue({ text: 'Wrote out.txt.' });
+    const events = await collect(suite.harness.controller.resume(runId, 'approve'));
 
     expect(typesOf(events)).toEqual([
       'approval.resolved',
@@ -103,7 +85,7 @@ describe('harness approvals (ask → needs_approval → resume)', () => {
     expect(events[0].sequence).toBe(before.length + 1);
     expect(first(events, 'approval.resolved').data).toMatchObject({ decision: 'approve' });
     expect(first(events, 'tool.completed').data).toMatchObject({ ok: true, refused: null });
-    expect(readFileSync(join(checkout.dir, 'out.txt'), 'utf8')).toBe('approved\n');
+    expect(readFileSync(join(suite.checkout.dir, 'out.txt'), 'utf8')).toBe('approved\n');
     expect(first(events, 'artifact.created').data.paths).toEqual(['out.txt']);
     expect(first(events, 'run.completed').data).toMatchObject({
       status: 'succeeded',
@@ -111,7 +93,7 @@ describe('harness approvals (ask → needs_approval → resume)', () => {
     });
 
     // The resumed model call replays the recorded conversation, tool result included.
-    const sent = fake.requests[fake.requests.length - 1].body.messages;
+    const sent = suite.fake.requests[suite.fake.requests.length - 1].body.messages;
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(sent[2].tool_calls?.[0]).toMatchObject({
       id: 'call_write',
@@ -119,15 +101,15 @@ describe('harness approvals (ask → needs_approval → resume)', () => {
     });
     expect(sent[3].tool_call_id).toBe('call_write');
 
-    const detail = await harness.ledger.showRun(runId);
+    const detail = await suite.harness.ledger.showRun(runId);
     expect(detail.run.status).toBe('succeeded');
     expect(detail.events.map((e) => e.sequence)).toEqual(detail.events.map((_, i) => i + 1));
   });
 
   it('resume deny refuses the call ("denied by user") and lets the model answer', async () => {
     const { runId } = await pausedRun();
-    fake.enqueue({ text: 'Understood, not writing.' });
-    const events = await collect(harness.controller.resume(runId, 'deny'));
+    suite.fake.enqueue({ text: 'Understood, not writing.' });
+    const events = await collect(suite.harness.controller.resume(runId, 'deny'));
 
     expect(first(events, 'approval.resolved').data.decision).toBe('deny');
     expect(first(events, 'tool.completed').data).toMatchObject({
@@ -135,34 +117,34 @@ describe('harness approvals (ask → needs_approval → resume)', () => {
       refused: 'user',
       output: 'denied by user',
     });
-    expect(existsSync(join(checkout.dir, 'out.txt'))).toBe(false);
+    expect(existsSync(join(suite.checkout.dir, 'out.txt'))).toBe(false);
     expect(events.some((e) => e.type === 'artifact.created')).toBe(false);
     expect(first(events, 'run.completed').data.status).toBe('succeeded');
-    const sent = fake.requests[fake.requests.length - 1].body.messages;
+    const sent = suite.fake.requests[suite.fake.requests.length - 1].body.messages;
     expect(JSON.stringify(sent[sent.length - 1])).toContain('denied by user');
   });
 
   it('refuses a new prompt while a run waits; cancel closes it and the session goes on', async () => {
     const { session, runId } = await pausedRun();
-    await expect(collect(harness.controller.send(session.id, 'another'))).rejects.toBeInstanceOf(
+    await expect(collect(suite.harness.controller.send(session.id, 'another'))).rejects.toBeInstanceOf(
       HarnessSessionBusyError,
     );
 
-    await harness.controller.cancel(runId);
-    const detail = await harness.ledger.showRun(runId);
+    await suite.harness.controller.cancel(runId);
+    const detail = await suite.harness.ledger.showRun(runId);
     expect(detail.run.status).toBe('cancelled');
     expect(detail.events[detail.events.length - 1]).toMatchObject({
       type: 'run.cancelled',
       sequence: detail.events.length,
     });
-    await expect(collect(harness.controller.resume(runId, 'approve'))).rejects.toBeInstanceOf(
+    await expect(collect(suite.harness.controller.resume(runId, 'approve'))).rejects.toBeInstanceOf(
       HarnessRunNotResumableError,
     );
 
-    fake.enqueue({ text: 'Second answer.' });
-    const next = await collect(harness.controller.send(session.id, 'second prompt'));
+    suite.fake.enqueue({ text: 'Second answer.' });
+    const next = await collect(suite.harness.controller.send(session.id, 'second prompt'));
     expect(first(next, 'run.completed').data.status).toBe('succeeded');
-    const sent = fake.requests[fake.requests.length - 1].body.messages;
+    const sent = suite.fake.requests[suite.fake.requests.length - 1].body.messages;
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(JSON.stringify(sent[3])).toContain(NOT_EXECUTED_OUTPUT);
   });

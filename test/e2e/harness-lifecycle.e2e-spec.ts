@@ -4,16 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-events';
 import { HarnessSessionNotFoundError } from '../../src/modules/harness/protocol/harness-protocol.errors';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import {
   collect,
-  createTestHarness,
   first,
+  harnessSuite,
   specFrom,
-  tempCheckout,
   typesOf,
 } from '../fakes/harness-fixtures';
-import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
 
 const SHELL_SPEC = (timeoutSeconds: number) => `
 name: e2e-lifecycle
@@ -49,31 +46,16 @@ async function closedPort(): Promise<number> {
 }
 
 describe('harness lifecycle: cancel, timeout, provider failures, history', () => {
-  let fake: FakeOpenAiServer;
-  let harness: TestHarness;
-  let checkout: TempCheckout;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    harness = await createTestHarness();
-  });
-  afterAll(async () => {
-    await harness.close();
-    await fake.close();
-  });
-  beforeEach(() => {
-    checkout = tempCheckout({ 'a.txt': 'a\n' });
-  });
-  afterEach(() => checkout.remove());
+  const suite = harnessSuite({ 'a.txt': 'a\n' });
 
   async function session(spec = SHELL_SPEC(30), model: object = {}) {
-    return harness.controller.createSession({
+    return suite.harness.controller.createSession({
       spec: specFrom(spec),
-      workingDir: checkout.dir,
+      workingDir: suite.checkout.dir,
       model: {
         provider: 'openai-compatible',
         model: 'fake-model',
-        baseUrl: fake.baseUrl,
+        baseUrl: suite.fake.baseUrl,
         ...model,
       },
     });
@@ -81,15 +63,15 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
 
   it('cancel during a long bash kills its process group and ends run.cancelled', async () => {
     const command = 'echo $$ > shell.pid; sleep 30 & echo $! > sleep.pid; wait';
-    fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command } }] });
+    suite.fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command } }] });
     const s = await session();
     const events: HarnessEvent[] = [];
     const started = Date.now();
-    for await (const e of harness.controller.send(s.id, 'run something long')) {
+    for await (const e of suite.harness.controller.send(s.id, 'run something long')) {
       events.push(e);
       if (e.type === 'tool.requested') {
-        await waitFor(() => existsSync(join(checkout.dir, 'sleep.pid')));
-        await harness.controller.cancel(e.run_id);
+        await waitFor(() => existsSync(join(suite.checkout.dir, 'sleep.pid')));
+        await suite.harness.controller.cancel(e.run_id);
       }
     }
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -100,19 +82,19 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
     ]);
     expect(first(events, 'tool.completed').data.output).toContain('[killed: cancelled]');
     for (const file of ['shell.pid', 'sleep.pid']) {
-      const pid = Number(readFileSync(join(checkout.dir, file), 'utf8'));
+      const pid = Number(readFileSync(join(suite.checkout.dir, file), 'utf8'));
       await waitFor(() => !alive(pid), 5000);
     }
-    const run = await harness.ledger.getRun(events[0].run_id);
+    const run = await suite.harness.ledger.getRun(events[0].run_id);
     expect(run).toMatchObject({ status: 'cancelled', error: null });
   });
 
   it('aborting the send signal aborts the model call (run.cancelled)', async () => {
-    fake.enqueue({ hang: true });
+    suite.fake.enqueue({ hang: true });
     const s = await session();
     const controller = new AbortController();
     const events: HarnessEvent[] = [];
-    for await (const e of harness.controller.send(s.id, 'hang', { signal: controller.signal })) {
+    for await (const e of suite.harness.controller.send(s.id, 'hang', { signal: controller.signal })) {
       events.push(e);
       if (e.type === 'model.requested') setTimeout(() => controller.abort(), 100);
     }
@@ -122,19 +104,19 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
       'model.requested',
       'run.cancelled',
     ]);
-    expect((await harness.ledger.getRun(events[0].run_id)).status).toBe('cancelled');
+    expect((await suite.harness.ledger.getRun(events[0].run_id)).status).toBe('cancelled');
   });
 
   it('fails the run when limits.task_timeout_seconds is reached', async () => {
-    fake.enqueue({ hang: true });
+    suite.fake.enqueue({ hang: true });
     const s = await session(SHELL_SPEC(1));
-    const events = await collect(harness.controller.send(s.id, 'hang until timeout'));
+    const events = await collect(suite.harness.controller.send(s.id, 'hang until timeout'));
 
     expect(events[events.length - 1]).toMatchObject({
       type: 'run.failed',
       data: { code: 'timeout', message: 'task timeout of 1 s reached' },
     });
-    const run = await harness.ledger.getRun(events[0].run_id);
+    const run = await suite.harness.ledger.getRun(events[0].run_id);
     expect(run).toMatchObject({ status: 'failed', error: 'task timeout of 1 s reached' });
   });
 
@@ -144,7 +126,7 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
       model: 'gpt-4o-mini',
       baseUrl: undefined,
     });
-    const events = await collect(harness.controller.send(s.id, 'hello'));
+    const events = await collect(suite.harness.controller.send(s.id, 'hello'));
 
     const message =
       'OPENAI_API_KEY is not set; export it or use --provider openai-compatible ' +
@@ -155,14 +137,14 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
       provider: 'openai',
       model: 'gpt-4o-mini',
     });
-    const run = await harness.ledger.getRun(events[0].run_id);
+    const run = await suite.harness.ledger.getRun(events[0].run_id);
     expect(run).toMatchObject({ status: 'failed', error: message, provider: 'openai' });
   });
 
   it('fails with the URL and a hint when the provider is unreachable', async () => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
     const s = await session(SHELL_SPEC(30), { baseUrl });
-    const events = await collect(harness.controller.send(s.id, 'hello'));
+    const events = await collect(suite.harness.controller.send(s.id, 'hello'));
 
     const failed = first(events, 'run.failed').data;
     expect(failed.code).toBe('provider');
@@ -173,18 +155,18 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
 
   it('keeps the conversation across runs of a session', async () => {
     const s = await session();
-    fake.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
-    await collect(harness.controller.send(s.id, 'first question'));
-    await collect(harness.controller.send(s.id, 'second question'));
+    suite.fake.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
+    await collect(suite.harness.controller.send(s.id, 'first question'));
+    await collect(suite.harness.controller.send(s.id, 'second question'));
 
-    const sent = fake.requests[fake.requests.length - 1].body.messages;
+    const sent = suite.fake.requests[suite.fake.requests.length - 1].body.messages;
     expect(sent.map((m) => [m.role, m.content])).toEqual([
       ['system', expect.any(String)],
       ['user', 'first question'],
       ['assistant', 'First answer.'],
       ['user', 'second question'],
     ]);
-    const exported = await harness.controller.export(s.id);
+    const exported = await suite.harness.controller.export(s.id);
     expect(exported.session.id).toBe(s.id);
     expect(exported.runs.map((r) => r.run.prompt_preview)).toEqual([
       'first question',
@@ -198,9 +180,9 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
   it('stops at model_policy.max_iterations with stop_reason max_iterations', async () => {
     const spec = `${SHELL_SPEC(30)}model_policy: { max_iterations: 2 }\n`;
     const read = { name: 'read_file', arguments: { path: 'a.txt' } };
-    fake.enqueue({ toolCalls: [read] }, { text: 'Still going.', toolCalls: [read] });
+    suite.fake.enqueue({ toolCalls: [read] }, { text: 'Still going.', toolCalls: [read] });
     const s = await session(spec);
-    const events = await collect(harness.controller.send(s.id, 'loop forever'));
+    const events = await collect(suite.harness.controller.send(s.id, 'loop forever'));
 
     expect(events.filter((e) => e.type === 'model.requested')).toHaveLength(2);
     expect(first(events, 'run.completed').data).toMatchObject({
@@ -209,11 +191,11 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
       iterations: 2,
       text: 'Still going.',
     });
-    expect(fake.pending).toBe(0);
+    expect(suite.fake.pending).toBe(0);
   });
 
   it('rejects a prompt to an unknown session on the first next()', async () => {
-    await expect(collect(harness.controller.send('no-such-session', 'hi'))).rejects.toBeInstanceOf(
+    await expect(collect(suite.harness.controller.send('no-such-session', 'hi'))).rejects.toBeInstanceOf(
       HarnessSessionNotFoundError,
     );
   });

@@ -1,15 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import {
   all,
   collect,
-  createTestHarness,
   first,
+  harnessSuite,
   specFrom,
-  tempCheckout,
 } from '../fakes/harness-fixtures';
-import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
 
 const READ_ONLY_SPEC = `
 name: e2e-read-only
@@ -27,36 +24,21 @@ execution_policy:
 `;
 
 describe('harness policy refusals (ledger after each)', () => {
-  let fake: FakeOpenAiServer;
-  let harness: TestHarness;
-  let checkout: TempCheckout;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    harness = await createTestHarness();
-  });
-  afterAll(async () => {
-    await harness.close();
-    await fake.close();
-  });
-  beforeEach(() => {
-    checkout = tempCheckout({ 'notes.txt': 'notes\n', 'secret.txt': 'hunter2\n' });
-  });
-  afterEach(() => checkout.remove());
+  const suite = harnessSuite({ 'notes.txt': 'notes\n', 'secret.txt': 'hunter2\n' });
 
   async function run(specYaml: string, prompt: string) {
-    const s = await harness.controller.createSession({
+    const s = await suite.harness.controller.createSession({
       spec: specFrom(specYaml),
-      workingDir: checkout.dir,
-      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: fake.baseUrl },
+      workingDir: suite.checkout.dir,
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: suite.fake.baseUrl },
     });
-    const requestsBefore = fake.requests.length;
-    const events = await collect(harness.controller.send(s.id, prompt));
-    return { events, requests: fake.requests.slice(requestsBefore).map((r) => r.body) };
+    const requestsBefore = suite.fake.requests.length;
+    const events = await collect(suite.harness.controller.send(s.id, prompt));
+    return { events, requests: suite.fake.requests.slice(requestsBefore).map((r) => r.body) };
   }
 
   it('does not offer write tools when writes are off, and refuses a write call anyway', async () => {
-    fake.enqueue(
+    suite.fake.enqueue(
       { toolCalls: [{ name: 'write_file', arguments: { path: 'new.txt', content: 'x' } }] },
       { text: 'I cannot write files here.' },
     );
@@ -77,18 +59,18 @@ describe('harness policy refusals (ledger after each)', () => {
       refused: 'policy',
       output: 'denied by policy: tool write_file is not offered',
     });
-    expect(existsSync(join(checkout.dir, 'new.txt'))).toBe(false);
+    expect(existsSync(join(suite.checkout.dir, 'new.txt'))).toBe(false);
     const toolResult = requests[1].messages.find((m) => m.role === 'tool');
     expect(String(toolResult?.content)).toContain('denied by policy');
     expect(events.some((e) => e.type === 'artifact.created')).toBe(false);
 
-    const { run: stored, events: recorded } = await harness.ledger.showRun(events[0].run_id);
+    const { run: stored, events: recorded } = await suite.harness.ledger.showRun(events[0].run_id);
     expect(stored.status).toBe('succeeded');
     expect(recorded.map((e) => e.type)).toContain('tool.completed');
   });
 
   it('refuses a command outside allowed_commands without running it', async () => {
-    fake.enqueue(
+    suite.fake.enqueue(
       { toolCalls: [{ name: 'bash', arguments: { command: 'touch made-by-bash.txt' } }] },
       { text: 'Refused.' },
     );
@@ -101,12 +83,12 @@ describe('harness policy refusals (ledger after each)', () => {
     const result = first(events, 'tool.completed').data;
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/^refused: .*touch/);
-    expect(existsSync(join(checkout.dir, 'made-by-bash.txt'))).toBe(false);
-    expect((await harness.ledger.getRun(events[0].run_id)).status).toBe('succeeded');
+    expect(existsSync(join(suite.checkout.dir, 'made-by-bash.txt'))).toBe(false);
+    expect((await suite.harness.ledger.getRun(events[0].run_id)).status).toBe('succeeded');
   });
 
   it('answers "denied by policy" for a permission rule that denies, and goes on', async () => {
-    fake.enqueue(
+    suite.fake.enqueue(
       {
         toolCalls: [
           { name: 'read_file', arguments: { path: 'secret.txt' } },

@@ -3,17 +3,14 @@ import { generateText, tool } from 'ai';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { join } from 'node:path';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import {
   all,
   collect,
-  createTestHarness,
   first,
+  harnessSuite,
   specFrom,
-  tempCheckout,
   typesOf,
 } from '../fakes/harness-fixtures';
-import type { TempCheckout, TestHarness } from '../fakes/harness-fixtures';
 
 const CODING_SPEC = `
 name: e2e-coding
@@ -27,33 +24,18 @@ limits:
 `;
 
 describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
-  let fake: FakeOpenAiServer;
-  let harness: TestHarness;
-  let checkout: TempCheckout;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    harness = await createTestHarness();
-  });
-  afterAll(async () => {
-    await harness.close();
-    await fake.close();
-  });
-  beforeEach(() => {
-    checkout = tempCheckout({ 'greeting.txt': 'hello world\n', 'AGENTS.md': 'Always be brief.\n' });
-  });
-  afterEach(() => checkout.remove());
+  const suite = harnessSuite({ 'greeting.txt': 'hello world\n', 'AGENTS.md': 'Always be brief.\n' });
 
   async function session() {
-    return harness.controller.createSession({
+    return suite.harness.controller.createSession({
       spec: specFrom(CODING_SPEC),
-      workingDir: checkout.dir,
-      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: fake.baseUrl },
+      workingDir: suite.checkout.dir,
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: suite.fake.baseUrl },
     });
   }
 
   it('reads, edits and runs a command; the ledger holds the ordered events', async () => {
-    fake.enqueue(
+    suite.fake.enqueue(
       { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'greeting.txt' } }] },
       {
         toolCalls: [
@@ -64,10 +46,10 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
         ],
       },
       { toolCalls: [{ name: 'bash', arguments: { command: 'cat greeting.txt' } }] },
-      { text: 'Changed world to harness.' },
+      { text: 'Changed world to suite.harness.' },
     );
     const s = await session();
-    const events = await collect(harness.controller.send(s.id, 'Replace world with harness'));
+    const events = await collect(suite.harness.controller.send(s.id, 'Replace world with harness'));
 
     expect(typesOf(events)).toEqual([
       'run.started',
@@ -93,7 +75,7 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
       'run.completed',
     ]);
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
-    expect(readFileSync(join(checkout.dir, 'greeting.txt'), 'utf8')).toBe('hello harness\n');
+    expect(readFileSync(join(suite.checkout.dir, 'greeting.txt'), 'utf8')).toBe('hello harness\n');
 
     const results = all(events, 'tool.completed');
     expect(results.map((r) => [r.data.tool_name, r.data.ok])).toEqual([
@@ -106,14 +88,14 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
     expect(first(events, 'run.completed').data).toMatchObject({
       status: 'succeeded',
       stop_reason: 'stop',
-      text: 'Changed world to harness.',
+      text: 'Changed world to suite.harness.',
       iterations: 4,
     });
     const deltas = all(events, 'message.delta').map((e) => e.data.text);
-    expect(deltas.join('')).toBe('Reading.Changed world to harness.');
+    expect(deltas.join('')).toBe('Reading.Changed world to suite.harness.');
 
     // What the model was sent: tools offered, system prompt with AGENTS.md, tool results.
-    const [firstRequest, , , last] = fake.requests.map((r) => r.body);
+    const [firstRequest, , , last] = suite.fake.requests.map((r) => r.body);
     expect(firstRequest.stream).toBe(true);
     expect(firstRequest.tools?.map((t) => t.function.name)).toEqual([
       'read_file',
@@ -130,7 +112,7 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
     expect(toolMessages).toHaveLength(3);
     expect(String(toolMessages[0].content)).toContain('hello world');
 
-    const detail = await harness.ledger.showRun(events[0].run_id);
+    const detail = await suite.harness.ledger.showRun(events[0].run_id);
     expect(detail.run).toMatchObject({
       session_id: s.id,
       status: 'succeeded',
@@ -144,11 +126,11 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
   });
 
   it('the fake model server also answers non-streaming chat completions', async () => {
-    fake.enqueue({
+    suite.fake.enqueue({
       text: 'Calling.',
       toolCalls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }],
     });
-    const model = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl }).chatModel('m');
+    const model = createOpenAICompatible({ name: 'fake', baseURL: suite.fake.baseUrl }).chatModel('m');
     const result = await generateText({
       model,
       prompt: 'say hi',
@@ -159,6 +141,6 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
     expect(result.toolCalls).toMatchObject([
       { toolCallId: 'c1', toolName: 'echo', input: { text: 'hi' } },
     ]);
-    expect(fake.requests[fake.requests.length - 1].body.stream).toBeFalsy();
+    expect(suite.fake.requests[suite.fake.requests.length - 1].body.stream).toBeFalsy();
   });
 });

@@ -10,6 +10,7 @@ import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-ev
 import { HarnessProtocolController } from '../../src/modules/harness/protocol/harness-protocol';
 import { parseHarnessSpec } from '../../src/modules/harness/spec/harness-spec.loader';
 import type { HarnessSpec } from '../../src/modules/harness/spec/harness-spec.schema';
+import { FakeOpenAiServer } from './fake-openai-server';
 
 /** A temporary git checkout with committed files; `remove()` deletes it. */
 export interface TempCheckout {
@@ -97,4 +98,32 @@ export function all<K extends HarnessEvent['type']>(
   type: K,
 ): Extract<HarnessEvent, { type: K }>[] {
   return events.filter((e) => e.type === type) as Extract<HarnessEvent, { type: K }>[];
+}
+
+/** What {@link harnessSuite} gives each test: filled by the hooks it registers. */
+export interface HarnessSuite {
+  fake: FakeOpenAiServer;
+  harness: TestHarness;
+  checkout: TempCheckout;
+}
+
+/**
+ * Registers the hooks every harness e2e suite uses: one fake OpenAI-compatible server and one
+ * harness per file, a fresh git checkout holding `files` per test (removed after it).
+ */
+export function harnessSuite(files: Record<string, string>): HarnessSuite {
+  const suite = {} as HarnessSuite;
+  beforeAll(async () => {
+    suite.fake = await FakeOpenAiServer.start();
+    suite.harness = await createTestHarness();
+  });
+  afterAll(async () => {
+    await suite.harness.close();
+    await suite.fake.close();
+  });
+  beforeEach(() => {
+    suite.checkout = tempCheckout(files);
+  });
+  afterEach(() => suite.checkout.remove());
+  return suite;
 }

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Logger, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
@@ -28,6 +28,7 @@ type Envelope = { jsonrpc: '2.0'; id: JsonRpcId; result?: unknown; error?: { cod
 @Controller()
 @UseFilters(JsonRpcExceptionFilter)
 export class JsonRpcController {
+  private readonly logger = new Logger(JsonRpcController.name);
   constructor(
     @Inject(JSON_RPC_HANDLER) private readonly v1: JsonRpcTransportHandler,
     @Inject(LEGACY_JSON_RPC_HANDLER) private readonly v03: LegacyJsonRpcTransportHandler,
@@ -70,7 +71,7 @@ export class JsonRpcController {
   private send(reply: FastifyReply, envelope: Envelope, headers: Record<string, string>): void {
     if (envelope.error?.code === A2A_ERROR_CODE.INTERNAL_ERROR) {
       // The SDK copies internal messages into the envelope; keep them server-side.
-      renderJsonRpcError(new Error(envelope.error.message), false);
+      this.logger.error(`Internal error answered as -32603: ${envelope.error.message}`);
       envelope = { ...envelope, error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' } };
       reply.code(500);
     }

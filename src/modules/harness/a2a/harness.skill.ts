@@ -1,5 +1,12 @@
-import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { ACTIVE_HARNESS } from './active-harness';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
+import { ACTIVE_HARNESS, EMBEDDED_HARNESS_CONTROLLER } from './active-harness';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
@@ -11,6 +18,8 @@ import { messageText } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessApprovalDecision, HarnessEvent } from '../protocol/harness-events';
 import { HarnessProtocolController } from '../protocol/harness-protocol';
+import { HarnessProviderError } from '../protocol/harness-protocol.errors';
+import { selectModel } from '../providers/model-selection';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
@@ -30,10 +39,17 @@ export const SHUTDOWN_GRACE_MS = 5_000;
  * @see A2A specification §3.1.1 SendMessage, §4.1.3 TaskState; issue #5.
  */
 @Injectable()
-export class HarnessSkill extends A2aSkill implements BeforeApplicationShutdown {
+export class HarnessSkill
+  extends A2aSkill
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
   readonly id = HARNESS_SKILL_ID;
+  private readonly logger = new Logger(HarnessSkill.name);
   /** Runs in flight: task id → abort controller, run id and the turn's completion. */
-  private readonly live = new Map<string, { abort: AbortController; runId?: string; done?: Promise<void> }>();
+  private readonly live = new Map<
+    string,
+    { abort: AbortController; runId?: string; done?: Promise<void> }
+  >();
 
   constructor(
     private readonly config: A2aConfig,
@@ -42,8 +58,27 @@ export class HarnessSkill extends A2aSkill implements BeforeApplicationShutdown 
     private readonly runtime: HarnessRuntime,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    @Optional()
+    @Inject(EMBEDDED_HARNESS_CONTROLLER)
+    private readonly embedded?: HarnessProtocolController,
   ) {
     super();
+  }
+
+  /**
+   * Warns at start when the skill is served by the built-in Core controller but no model can be
+   * chosen (no provider/model configured and no `model_policy.primary` in the spec): every task
+   * routed here would fail. An embedded controller chooses its own model, so it is not checked.
+   */
+  onApplicationBootstrap(): void {
+    const problem = this.isServed() && !this.embedded ? modelProblem(this.runtime) : null;
+    if (problem) {
+      this.logger.warn(
+        `The ${HARNESS_SKILL_ID} skill is served but cannot run a model (${problem}); its tasks will fail. ` +
+          'Set SUPERQODE_A2A_HARNESS_PROVIDER and SUPERQODE_A2A_HARNESS_MODEL (serve a2a: --provider, --model), ' +
+          'or a spec with model_policy.primary, or SUPERQODE_A2A_HARNESS_ENABLED=false to serve the shortlist only.',
+      );
+    }
   }
 
   isServed(): boolean {
@@ -67,10 +102,14 @@ export class HarnessSkill extends A2aSkill implements BeforeApplicationShutdown 
       name: 'SuperQode Harness',
       description:
         "Runs a SuperQode coding harness (HarnessSpec) in the server's checkout: reads, edits and runs " +
-        'commands under the spec\'s policy, streams its answer, asks for approval when a rule says so, and ' +
+        "commands under the spec's policy, streams its answer, asks for approval when a rule says so, and " +
         'returns the answer and a unified diff of the files it changed.',
       tags: ['coding', 'harness', 'agent', 'diff'],
-      examples: ['Fix the failing test in src/parser.ts', 'Explain what src/main.ts does', 'Add a --verbose flag to the CLI and update the README'],
+      examples: [
+        'Fix the failing test in src/parser.ts',
+        'Explain what src/main.ts does',
+        'Add a --verbose flag to the CLI and update the README',
+      ],
       inputModes: ['text/plain', 'application/json'],
       outputModes: ['text/plain', 'text/x-diff'],
       securityRequirements: [],
@@ -97,7 +136,9 @@ export class HarnessSkill extends A2aSkill implements BeforeApplicationShutdown 
   }
 
   async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
-    const entry: { abort: AbortController; runId?: string; done?: Promise<void> } = { abort: new AbortController() };
+    const entry: { abort: AbortController; runId?: string; done?: Promise<void> } = {
+      abort: new AbortController(),
+    };
     this.live.set(context.taskId, entry);
     entry.done = this.turn(context, bus, task, entry);
     return entry.done;
@@ -110,7 +151,14 @@ export class HarnessSkill extends A2aSkill implements BeforeApplicationShutdown 
     entry: { abort: AbortController; runId?: string },
   ): Promise<void> {
     const abort = entry.abort;
-    const turn = new HarnessTurn(context, bus, task, this.clock, this.ids, this.config.harness.workingDir);
+    const turn = new HarnessTurn(
+      context,
+      bus,
+      task,
+      this.clock,
+      this.ids,
+      this.config.harness.workingDir,
+    );
     try {
       const events = await this.start(context, task, turn, abort.signal);
       if (!events) return;
@@ -139,11 +187,14 @@ export class HarnessSkill extends A2aSkill implements BeforeApplicationShutdown 
     turn: HarnessTurn,
     signal: AbortSignal,
   ): Promise<AsyncIterable<HarnessEvent> | undefined> {
-    const pendingRun = task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? runIdOf(task) : undefined;
+    const pendingRun =
+      task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? runIdOf(task) : undefined;
     if (pendingRun) {
       const decision = decisionOf(context.userMessage);
       if (!decision) {
-        turn.askAgain('Reply "approve" or "deny" (or a data part {"decision": "approve"}) to continue.');
+        turn.askAgain(
+          'Reply "approve" or "deny" (or a data part {"decision": "approve"}) to continue.',
+        );
         return undefined;
       }
       return this.harness.resume(pendingRun, decision, { signal });
@@ -175,7 +226,12 @@ function runIdOf(task: Task): string | undefined {
 export function decisionOf(message: Message): HarnessApprovalDecision | undefined {
   for (const p of message.parts) {
     const c = p.content;
-    const raw = c?.$case === 'data' ? (c.value as { decision?: unknown })?.decision : c?.$case === 'text' ? c.value : undefined;
+    const raw =
+      c?.$case === 'data'
+        ? (c.value as { decision?: unknown })?.decision
+        : c?.$case === 'text'
+          ? c.value
+          : undefined;
     const word = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
     if (/^(approve|approved|yes|y)\b/.test(word)) return 'approve';
     if (/^(deny|denied|no|n|reject)\b/.test(word)) return 'deny';
@@ -183,3 +239,13 @@ export function decisionOf(message: Message): HarnessApprovalDecision | undefine
   return undefined;
 }
 
+/** Why the runtime's model choice cannot run (the provider error's message), or null when it can. */
+function modelProblem(runtime: HarnessRuntime): string | null {
+  try {
+    selectModel(runtime.model, runtime.spec.model_policy.primary);
+    return null;
+  } catch (err) {
+    if (err instanceof HarnessProviderError) return err.message;
+    throw err;
+  }
+}

@@ -82,18 +82,14 @@ async function run(label, path) {
   const dataSource = await new DataSource(tasksDataSourceOptions(path)).initialize();
   const store = new TypeOrmTaskStore(dataSource);
   const repo = dataSource.getRepository(TaskEntity);
-  const db = dataSource.driver.databaseConnection;
-  const raw = db.prepare(UPSERT_TASK_SQL);
   const tasks = Array.from({ length: count }, (_, i) => aTask(i));
   const done = tasks.map((t) => ({
     ...t,
     status: { ...t.status, state: TaskState.TASK_STATE_COMPLETED },
   }));
   console.log(`\n${label} (${count} tasks)`);
-  await rate('store.save insert (dataSource.query upsert)', count, (i) =>
-    store.save(tasks[i], ctx),
-  );
-  await rate('store.save update (dataSource.query upsert)', count, (i) => store.save(done[i], ctx));
+  await rate('store.save insert (prepared upsert)', count, (i) => store.save(tasks[i], ctx));
+  await rate('store.save update (prepared upsert)', count, (i) => store.save(done[i], ctx));
   const upsertOptions = {
     conflictPaths: ['tenant', 'owner', 'id'],
     skipUpdateIfNoValuesChanged: false,
@@ -101,8 +97,8 @@ async function run(label, path) {
   await rate('repository.upsert (same rows, update)', count, (i) =>
     repo.upsert(toTaskEntity(scope, tasks[i], Date.now()), upsertOptions),
   );
-  await rate('raw better-sqlite3 statement (update)', count, async (i) =>
-    raw.run(...taskRowValues(toTaskEntity(scope, done[i], Date.now()))),
+  await rate('dataSource.query upsert (update)', count, (i) =>
+    dataSource.query(UPSERT_TASK_SQL, taskRowValues(toTaskEntity(scope, done[i], Date.now()))),
   );
   await rate('store.load', count, (i) => store.load(`task-${i}`, ctx));
   await rate('store.list pageSize 50 (first page)', 1000, () => store.list({ pageSize: 50 }, ctx));

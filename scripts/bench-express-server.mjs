@@ -5,11 +5,11 @@
 // baseline of docs/a2a-sdk-on-fastify.md §10. Listens on 127.0.0.1 only.
 // Routes match the project's server: card at /.well-known/agent-card.json, JSON-RPC at POST /,
 // REST (HTTP+JSON) at the root, e.g. POST /message:send.
-import { randomUUID } from 'node:crypto';
 import express from 'express';
-import { AgentCard, Role, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { AgentCard } from '@a2a-js/sdk';
+import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { echoExecutor } from './bench-echo-agent.mjs';
 
 const HOST = '127.0.0.1';
 const port = Number(process.argv[2] ?? process.env.BENCH_EXPRESS_PORT ?? 8010);
@@ -40,58 +40,6 @@ class CappedTaskStore extends InMemoryTaskStore {
     }
   }
 }
-
-const text = (value) => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
-
-/** Publishes the Task (SUBMITTED), then COMPLETED with an echo of the user's text. */
-const echoExecutor = {
-  async execute(ctx, bus) {
-    const { taskId, contextId, userMessage } = ctx;
-    if (!ctx.task) {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
-          artifacts: [],
-          history: [userMessage],
-          metadata: {},
-        }),
-      );
-    }
-    const said = userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('\n');
-    const reply = {
-      messageId: randomUUID(),
-      contextId,
-      taskId,
-      role: Role.ROLE_AGENT,
-      parts: [text(`echo: ${said}`)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    };
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_COMPLETED, message: reply, timestamp: new Date().toISOString() },
-        metadata: undefined,
-      }),
-    );
-    bus.finished();
-  },
-  async cancelTask(taskId, bus) {
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId: '',
-        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
-        metadata: undefined,
-      }),
-    );
-    bus.finished();
-  },
-};
 
 const card = AgentCard.fromJSON({
   name: 'SDK Express echo (bench)',

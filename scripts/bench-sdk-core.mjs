@@ -1,8 +1,8 @@
 // CPU per blocking SendMessage inside the SDK's DefaultRequestHandler, without HTTP: where the
 // time of `npm run bench`'s SendMessage goes once the framework is out of the picture.
 // Usage: npm run build && node scripts/bench-sdk-core.mjs [count]   (npm run bench:core)
-// Agents: (echo) the executor of scripts/bench-express-server.mjs (Task SUBMITTED, then a COMPLETED
-// status update, ~1 KB); (shortlist) this project's ShortlistSkill on the shipped catalogue (one
+// Agents: (echo) the Express reference's executor (scripts/bench-echo-agent.mjs: Task SUBMITTED, then
+// a COMPLETED status update, ~1 KB); (shortlist) this project's ShortlistSkill on the shipped catalogue (one
 // finished Task event, ~6 KB). Stores: by reference (keeps the objects, no copy), the SDK's
 // InMemoryTaskStore, TypeOrmTaskStore on ':memory:' and on a SQLite file (temp dir, removed after).
 // Each case: `count` sequential calls after a warm-up, CPU time of this process (user + system)
@@ -14,12 +14,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { hasTaskset, pinSelf } from './bench-lib.mjs';
+import { echoExecutor as echo, text } from './bench-echo-agent.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = resolve(process.env.BENCH_DIST ?? 'dist');
 const { DataSource } = require('typeorm');
 const { Role, TaskState } = require('@a2a-js/sdk');
-const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } = require('@a2a-js/sdk/server');
+const { DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } = require('@a2a-js/sdk/server');
 const { tasksDataSourceOptions } = require(join(dist, 'modules/tasks/tasks-datasource.js'));
 const { TypeOrmTaskStore } = require(join(dist, 'modules/tasks/typeorm-task.store.js'));
 const { CatalogueService } = require(join(dist, 'modules/shortlist/catalogue.service.js'));
@@ -40,24 +41,10 @@ const card = {
   name: 'bench', description: 'bench', version: '1', supportedInterfaces: [], skills: [],
   capabilities: { streaming: true, pushNotifications: false }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
 };
-const text = (value) => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 const submitted = (ctx) => ({
   id: ctx.taskId, contextId: ctx.contextId, artifacts: [], history: [ctx.userMessage], metadata: {},
   status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
 });
-
-/** The echo executor of the Express reference server (scripts/bench-express-server.mjs). */
-const echo = {
-  async execute(ctx, bus) {
-    bus.publish(AgentEvent.task(submitted(ctx)));
-    const said = ctx.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('\n');
-    const reply = { messageId: randomUUID(), contextId: ctx.contextId, taskId: ctx.taskId, role: Role.ROLE_AGENT,
-      parts: [text(`echo: ${said}`)], metadata: undefined, extensions: [], referenceTaskIds: [] };
-    bus.publish(AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, metadata: undefined,
-      status: { state: TaskState.TASK_STATE_COMPLETED, message: reply, timestamp: new Date().toISOString() } }));
-  },
-  async cancelTask() {},
-};
 
 /** This project's shortlist skill (keyword parser, no model), as the router runs it for a new task. */
 const skill = new ShortlistSkill(new ShortlistService(new CatalogueService()),

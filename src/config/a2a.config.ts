@@ -85,7 +85,10 @@ export class A2aConfig {
     this.trustedProxyHops = trustedProxyHops(env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'), this.allowRemote);
     this.understandRequests = env('SUPERQODE_A2A_UNDERSTAND_REQUESTS');
     this.understandTimeoutMs = env('SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS');
-    this.harness = harnessSettings(env, isLoopbackHost(this.host), this.operatorTokenConfigured);
+    this.harness = harnessSettings(env, isLoopbackHost(this.host), {
+      token: this.operatorTokenConfigured,
+      keySecret: this.keySecretConfigured,
+    });
   }
 
   /** An operator token is configured. */
@@ -129,6 +132,8 @@ export function remoteBindWarnings(config: A2aConfig, publicUrlGiven: boolean): 
 export interface HarnessServeSettings {
   /** The skill is served by this deployment (enabled, and loopback or exposed). */
   readonly served: boolean;
+  /** Who may run it (`--harness-access`); a caller below it gets 401/403. */
+  readonly access: HarnessAccess;
   /** Spec file or built-in template name. */
   readonly spec: string;
   readonly provider: string | undefined;
@@ -141,26 +146,25 @@ export interface HarnessServeSettings {
 
 /**
  * Harness policy: loopback binds serve it; a remote bind serves it only with exposeHarness, which
- * needs an explicit spec and an operator token.
- * @throws {Error} exposeHarness on a remote bind without a spec or without a token.
+ * needs an explicit spec. Who may run it ({@link HarnessAccess}): the setting, else `operator` with
+ * exposeHarness and `anonymous` without (issue #12).
+ * @throws {Error} When the harness is served: exposeHarness on a remote bind without a spec;
+ *   `anonymous` on a remote bind; `operator` without a token; `keyed` without a key secret.
  */
 function harnessSettings(
   env: <K extends keyof Env>(key: K) => Env[K],
   loopback: boolean,
-  tokenConfigured: boolean,
+  credentials: { token: boolean; keySecret: boolean },
 ): HarnessServeSettings {
   const expose = env('SUPERQODE_A2A_EXPOSE_HARNESS');
   const specGiven = env('SUPERQODE_A2A_HARNESS_SPEC');
-  if (expose && !loopback && (specGiven === undefined || !tokenConfigured)) {
-    throw new Error(
-      'Refusing --expose-harness on a remote bind without ' +
-        [specGiven === undefined ? '--spec' : '', tokenConfigured ? '' : '--token'].filter(Boolean).join(' and ') +
-        ': the harness runs commands in this checkout, so name the spec and require the operator token.',
-    );
-  }
+  const access = env('SUPERQODE_A2A_HARNESS_ACCESS') ?? (expose ? 'operator' : 'anonymous');
+  const served = env('SUPERQODE_A2A_HARNESS_ENABLED') && (loopback || expose);
+  if (served) assertHarnessAccessUsable(access, loopback, specGiven !== undefined, credentials);
   const store = env('SUPERQODE_A2A_HARNESS_STORE_PATH');
   return {
-    served: env('SUPERQODE_A2A_HARNESS_ENABLED') && (loopback || expose),
+    served,
+    access,
     spec: specGiven ?? 'coding',
     provider: env('SUPERQODE_A2A_HARNESS_PROVIDER'),
     model: env('SUPERQODE_A2A_HARNESS_MODEL'),
@@ -168,4 +172,47 @@ function harnessSettings(
     workingDir: env('SUPERQODE_A2A_WORKING_DIR'),
     storePath: store === ':memory:' ? null : store,
   };
+}
+
+/**
+ * Who may run the harness skill (issue #12): `operator` (the `--token` holder), `keyed` (the
+ * operator and API keys signed with the scope `harness`), `anonymous` (every caller).
+ */
+export type HarnessAccess = NonNullable<Env['SUPERQODE_A2A_HARNESS_ACCESS']>;
+
+/**
+ * Refuses a harness access setting nobody could use, or that opens a remote bind to everyone.
+ * @throws {Error} Naming the flag to add or change.
+ */
+function assertHarnessAccessUsable(
+  access: HarnessAccess,
+  loopback: boolean,
+  specGiven: boolean,
+  credentials: { token: boolean; keySecret: boolean },
+): void {
+  if (!loopback) {
+    const missing = [specGiven ? '' : '--spec', access === 'operator' && !credentials.token ? '--token' : ''];
+    if (missing.some(Boolean)) {
+      throw new Error(
+        `Refusing --expose-harness on a remote bind without ${missing.filter(Boolean).join(' and ')}: ` +
+          'the harness runs commands in this checkout, so name the spec and require the operator token.',
+      );
+    }
+    if (access === 'anonymous') {
+      throw new Error(
+        'Refusing --harness-access anonymous on a remote bind: anyone who reaches the server could run ' +
+          'commands in this checkout. Use --harness-access operator (the --token holder) or keyed (API keys ' +
+          'issued with --scope harness).',
+      );
+    }
+  }
+  if (access === 'operator' && !credentials.token) {
+    throw new Error('Refusing --harness-access operator without --token (SUPERQODE_A2A_TOKEN): nobody could run the harness.');
+  }
+  if (access === 'keyed' && !credentials.keySecret) {
+    throw new Error(
+      'Refusing --harness-access keyed without SUPERQODE_A2A_KEY_SECRET: no API key could be verified ' +
+        '(create one with `superqode a2a-keys secret`).',
+    );
+  }
 }

@@ -65,6 +65,8 @@ export const envSchema = z.object({
   SUPERQODE_A2A_HARNESS_STORE_PATH: z.string().trim().min(1).default('.superqode/a2a/harness.sqlite3'),
   /** Serve the harness skill on a remote bind (needs a spec and an operator token). */
   SUPERQODE_A2A_EXPOSE_HARNESS: bool.default(false),
+  /** Who may run the harness skill: operator, keyed (+ keys with scope harness), anonymous (issue #12). */
+  SUPERQODE_A2A_HARNESS_ACCESS: z.enum(['operator', 'keyed', 'anonymous']).optional(),
   /** Keyed and operator callers' shortlist requests are read by the harness model first. */
   SUPERQODE_A2A_UNDERSTAND_REQUESTS: bool.default(true),
   /** Time the model gets to read a shortlist request before the keyword parser answers, ms. */

@@ -13,6 +13,8 @@ export interface Principal {
   readonly tier: CallerTier;
   /** Signed API key id (`kid`), for keyed callers. */
   readonly keyId?: string;
+  /** Scopes signed into the caller's API key (e.g. `harness`); empty or absent for other callers. */
+  readonly scopes?: readonly string[];
 }
 
 declare module 'fastify' {

@@ -15,3 +15,6 @@ export const PROTOCOL_V1 = '1.0';
 export const PROTOCOL_V03 = '0.3';
 export const BINDING_JSONRPC = 'JSONRPC';
 export const BINDING_HTTP_JSON = 'HTTP+JSON';
+
+/** Name of the bearer scheme in the card's `securitySchemes`. */
+export const BEARER_SCHEME = 'bearer';

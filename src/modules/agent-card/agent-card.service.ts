@@ -7,6 +7,7 @@ import { Clock } from '../../common/runtime/clock';
 import { SkillRouter } from '../skills/skill-router.service';
 import {
   AGENT_CARD_VERSION,
+  BEARER_SCHEME,
   BINDING_HTTP_JSON,
   BINDING_JSONRPC,
   ICON_PATH,
@@ -116,8 +117,7 @@ export class AgentCardService {
   }
 }
 
-/** Name of the bearer scheme in `securitySchemes`. */
-export const BEARER_SCHEME = 'bearer';
+export { BEARER_SCHEME };
 
 function variant(doc: Record<string, unknown>): CardVariant {
   const body = JSON.stringify(doc);
@@ -142,9 +142,20 @@ function withLegacyFields(strict: Record<string, unknown>, url: string): Record<
       }),
     );
   }
-  const requirements = strict.securityRequirements as { schemes: Record<string, { list?: string[] }> }[] | undefined;
-  if (requirements?.length) {
-    dual.security = requirements.map((r) => Object.fromEntries(Object.entries(r.schemes).map(([k, v]) => [k, v.list ?? []])));
+  const requirements = strict.securityRequirements as SecurityRequirementsJson | undefined;
+  if (requirements?.length) dual.security = legacySecurity(requirements);
+  const skills = strict.skills as { securityRequirements?: SecurityRequirementsJson }[] | undefined;
+  if (skills?.some((s) => s.securityRequirements?.length)) {
+    dual.skills = skills.map((s) =>
+      s.securityRequirements?.length ? { ...s, security: legacySecurity(s.securityRequirements) } : s,
+    );
   }
   return dual;
+}
+
+type SecurityRequirementsJson = { schemes: Record<string, { list?: string[] }> }[];
+
+/** 1.0 `securityRequirements` (proto-JSON) → 0.3 `security` (OpenAPI-style scheme → scopes maps). */
+function legacySecurity(requirements: SecurityRequirementsJson): Record<string, string[]>[] {
+  return requirements.map((r) => Object.fromEntries(Object.entries(r.schemes).map(([k, v]) => [k, v.list ?? []])));
 }

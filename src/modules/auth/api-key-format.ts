@@ -15,7 +15,10 @@ const MAX_KEY_CHARS = 2048;
 const HMAC_BYTES = 32;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-/** v1 claims; unknown extra fields are dropped. */
+/**
+ * v1 claims; unknown extra fields are dropped. `scopes` is optional (keys issued before scopes
+ * existed have none); scope names this build does not know are kept and simply grant nothing.
+ */
 const claimsV1 = z.object({
   v: z.literal(1),
   kid: z.string().regex(/^[0-9a-f]{12}$/),
@@ -23,6 +26,7 @@ const claimsV1 = z.object({
   tier: z.string().min(1),
   iat: z.number().int().nonnegative(),
   exp: z.number().int().nonnegative(),
+  scopes: z.array(z.string().regex(/^[a-z][a-z0-9:._-]{0,63}$/)).max(32).optional(),
 });
 
 /** The parts of a structurally valid key after its prefix. */

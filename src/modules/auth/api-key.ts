@@ -16,6 +16,11 @@ export const API_KEY_MAX_DAYS = 3650;
 /** Shortest signing secret accepted, characters (same floor as SUPERQODE_A2A_KEY_SECRET). */
 export const API_KEY_MIN_SECRET_CHARS = 32;
 
+/** Scopes a key can be issued with; `harness` lets it run the superqode-harness skill (issue #12). */
+export const API_KEY_SCOPES = ['harness'] as const;
+/** One of {@link API_KEY_SCOPES}. */
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 const SECONDS_PER_DAY = 86_400;
 const TIER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 const LABEL = /^[^\p{Cc}]{1,128}$/u;
@@ -37,6 +42,8 @@ export interface ApiKeyClaims {
   readonly iat: number;
   /** Expires at, Unix seconds; the key is refused from this second on. */
   readonly exp: number;
+  /** Scopes granted (e.g. `harness`); absent on keys issued without any (and on older keys). */
+  readonly scopes?: readonly string[];
 }
 
 /** Why a key was refused (stable string codes, one per case). */
@@ -110,6 +117,8 @@ export interface IssueApiKeyOptions {
   days?: number;
   /** Issue a `sqk_test_` key instead of `sqk_live_`. */
   test?: boolean;
+  /** Scopes to grant, each one of {@link API_KEY_SCOPES}; duplicates are dropped. Default none. */
+  scopes?: readonly string[];
 }
 
 /** A freshly issued key: shown once, never stored. */
@@ -144,6 +153,11 @@ export function isValidTier(tier: string): boolean {
   return TIER.test(tier);
 }
 
+/** True when `scope` is one of {@link API_KEY_SCOPES}. */
+export function isKnownScope(scope: string): scope is ApiKeyScope {
+  return (API_KEY_SCOPES as readonly string[]).includes(scope);
+}
+
 /** A new signing secret: 48 random bytes as base64url (64 chars, 384 bits). */
 export function generateKeySecret(): string {
   return randomBytes(48).toString('base64url');
@@ -152,10 +166,11 @@ export function generateKeySecret(): string {
 /**
  * Issues a signed key.
  * @param secret - HMAC-SHA256 key, at least 32 chars (SUPERQODE_A2A_KEY_SECRET).
- * @param opts - Label, tier (default `standard`), days (default 30), test prefix.
+ * @param opts - Label, tier (default `standard`), days (default 30), test prefix, scopes.
  * @param now - Issue time; `iat` is its Unix second, `exp` = `iat` + days × 86 400.
  * @returns The key text and its claims; `kid` is 6 random bytes as hex.
- * @throws {ApiKeyError} `invalid_options`: short secret, bad label or tier, days not 1-3650.
+ * @throws {ApiKeyError} `invalid_options`: short secret, bad label or tier, days not 1-3650, or a
+ *   scope not in {@link API_KEY_SCOPES}.
  * @see RFC 2104 (HMAC), RFC 4648 §5 (base64url).
  */
 export function issueApiKey(secret: string, opts: IssueApiKeyOptions, now: Date): IssuedApiKey {
@@ -175,6 +190,11 @@ export function issueApiKey(secret: string, opts: IssueApiKeyOptions, now: Date)
   if (!Number.isInteger(days) || days < 1 || days > API_KEY_MAX_DAYS) {
     throw invalid(`days must be a whole number from 1 to ${API_KEY_MAX_DAYS}`);
   }
+  const unknown = (opts.scopes ?? []).find((scope) => !isKnownScope(scope));
+  if (unknown !== undefined) {
+    throw invalid(`unknown scope '${unknown}' (known: ${API_KEY_SCOPES.join(', ')})`);
+  }
+  const scopes = [...new Set(opts.scopes ?? [])];
   const iat = Math.floor(now.getTime() / 1000);
   const claims: ApiKeyClaims = {
     v: API_KEY_VERSION,
@@ -183,6 +203,7 @@ export function issueApiKey(secret: string, opts: IssueApiKeyOptions, now: Date)
     tier,
     iat,
     exp: iat + days * SECONDS_PER_DAY,
+    ...(scopes.length > 0 ? { scopes } : {}),
   };
   const signed = (opts.test ? TEST_KEY_PREFIX : LIVE_KEY_PREFIX) + encodeClaims(claims);
   return { key: `${signed}.${hmac(secret, signed).toString('base64url')}`, claims };

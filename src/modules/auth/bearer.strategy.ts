@@ -28,7 +28,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
     if (this.config.matchesOperatorToken(token)) return OPERATOR;
     if (token.startsWith('sqk_')) {
       const verdict = this.keys.verify(token);
-      if (verdict.ok) return keyedPrincipal(verdict.claims.kid);
+      if (verdict.ok) return keyedPrincipal(verdict.claims.kid, verdict.claims.scopes);
       throw unauthorized(verdict.message, true);
     }
     throw unauthorized(

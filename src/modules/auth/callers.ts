@@ -5,9 +5,9 @@ import { CallerTier, Principal, PrincipalUser } from '../../common/auth/principa
 /** The operator principal (one per server). */
 export const OPERATOR: Principal = Object.freeze({ id: 'operator', tier: 'operator' });
 
-/** A keyed principal for a verified API key id. */
-export function keyedPrincipal(keyId: string): Principal {
-  return { id: `key:${keyId}`, tier: 'keyed', keyId };
+/** A keyed principal for a verified API key id and the scopes signed into the key. */
+export function keyedPrincipal(keyId: string, scopes: readonly string[] = []): Principal {
+  return { id: `key:${keyId}`, tier: 'keyed', keyId, scopes };
 }
 
 /**

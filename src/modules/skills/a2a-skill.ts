@@ -1,5 +1,6 @@
 import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import type { A2aHttpException } from '../../common/errors/http-rejections';
 
 /**
  * One skill this agent serves: its Agent Card entry and how it runs a turn.
@@ -31,6 +32,22 @@ export abstract class A2aSkill {
    * @throws {A2AError} To refuse the request (rendered by the binding).
    */
   async authorize(_message: Message, _context: ServerCallContext): Promise<void> {}
+
+  /**
+   * Whether this caller may run the skill (issue #12). Default: everyone.
+   * @returns undefined when it may; else the 401/403 rejection to answer with.
+   */
+  accessRefusal(_context: ServerCallContext): A2aHttpException | undefined {
+    return undefined;
+  }
+
+  /**
+   * Whether a message in `contextId` continues one of this caller's runs of this skill (so it
+   * must pass {@link accessRefusal} even when its text would route elsewhere). Default: false.
+   */
+  async continues(_contextId: string, _context: ServerCallContext): Promise<boolean> {
+    return false;
+  }
 
   /** The card entry (name, description, tags, examples, modes). */
   abstract card(): AgentSkill;

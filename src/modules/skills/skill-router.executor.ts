@@ -33,7 +33,10 @@ export class SkillRouterExecutor implements AgentExecutor {
     const watched = publishWatch(bus);
     let skill: A2aSkill;
     try {
-      skill = this.router.resolve(context.request, context.userMessage);
+      skill = this.router.resolve(context.request, context.userMessage, context.context);
+      // The request handler refuses such a caller before the task exists; never run it here.
+      const refusal = skill.accessRefusal(context.context);
+      if (refusal) throw refusal;
     } catch (err) {
       bus.publish(AgentEvent.task(task));
       this.fail(bus, taskId, contextId, err instanceof Error ? err.message : 'No skill matched.');

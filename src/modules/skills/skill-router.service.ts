@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Message, SendMessageRequest } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { A2aSkill } from './a2a-skill';
 import { A2A_SKILLS, SKILL_METADATA_KEY, SKILL_METADATA_KEY_ALIAS } from './skills.constants';
@@ -9,7 +10,8 @@ import { messageText } from './message-parts';
  * Chooses the skill that answers one turn.
  * Order: an explicit skill id in request metadata, then in message metadata
  * (`superqodeSkill`, alias `superqode_skill`); else the first served skill whose narrow phrase
- * match accepts the text; else the last served skill (the catch-all).
+ * match accepts the text; else the last served skill (the catch-all). Phrase routing skips skills
+ * the caller may not run (`accessRefusal`, issue #12); an explicit id is returned as named.
  */
 @Injectable()
 export class SkillRouter {
@@ -22,10 +24,15 @@ export class SkillRouter {
 
   /**
    * Resolves the skill for a SendMessage request.
+   * @param context - The caller's call context; without it every served skill is a candidate.
    * @throws {RequestMalformedError} The request names a skill id this deployment does not serve
    *   (the message lists the served ids), or no skill is served at all.
    */
-  resolve(request: Pick<SendMessageRequest, 'metadata'>, message: Message | undefined): A2aSkill {
+  resolve(
+    request: Pick<SendMessageRequest, 'metadata'>,
+    message: Message | undefined,
+    context?: ServerCallContext,
+  ): A2aSkill {
     const served = this.served();
     if (served.length === 0) throw new RequestMalformedError('This agent serves no skill.');
     const explicit =
@@ -45,9 +52,11 @@ export class SkillRouter {
       }
       return skill;
     }
-    if (served.length === 1) return served[0];
+    const open = context ? served.filter((s) => !s.accessRefusal(context)) : served;
+    const candidates = open.length > 0 ? open : served;
+    if (candidates.length === 1) return candidates[0];
     const text = message ? messageText(message) : '';
-    return served.find((s) => s.matchesText(text)) ?? served[served.length - 1];
+    return candidates.find((s) => s.matchesText(text)) ?? candidates[candidates.length - 1];
   }
 }
 

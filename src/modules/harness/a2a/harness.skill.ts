@@ -23,6 +23,8 @@ import { selectModel } from '../providers/model-selection';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
+import { callerPrincipal, harnessAccessRefusal, harnessSecurityRequirements } from './harness-access';
+import type { A2aHttpException } from '../../../common/errors/http-rejections';
 
 /** Skill id advertised in the card. */
 export const HARNESS_SKILL_ID = 'superqode-harness';
@@ -112,8 +114,18 @@ export class HarnessSkill
       ],
       inputModes: ['text/plain', 'application/json'],
       outputModes: ['text/plain', 'text/x-diff'],
-      securityRequirements: [],
+      securityRequirements: harnessSecurityRequirements(this.config.harness.access),
     };
+  }
+
+  /** 401/403 for a caller below `--harness-access` (issue #12); see {@link harnessAccessRefusal}. */
+  override accessRefusal(context: ServerCallContext): A2aHttpException | undefined {
+    return harnessAccessRefusal(callerPrincipal(context), this.config.harness.access);
+  }
+
+  /** The context is a harness session bound to this caller. */
+  override async continues(contextId: string, context: ServerCallContext): Promise<boolean> {
+    return (await this.sessions.ownerOf(contextId)) === principalIdOf(context);
   }
 
   /**

@@ -9,6 +9,7 @@ import { A2aConfig } from '../../../config/a2a.config';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderJsonRpcError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
+import { takeSkillAccessRefusal } from '../../skills/skill-access';
 import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
@@ -63,8 +64,11 @@ export class JsonRpcController {
     const result = (await handler.handle(envelope.request as unknown as Record<string, unknown>, context)) as Envelope | AsyncGenerator<Envelope>;
     const headers = extensionHeaders(context, legacy);
     if (isAsyncIterable(result)) {
-      return this.stream(reply, result, { id, legacy, headers, method });
+      return this.stream(reply, result, { id, legacy, headers, method, context });
     }
+    // A 401/403 skill-access refusal keeps its HTTP status (the SDK flattened it to -32603).
+    const refusal = takeSkillAccessRefusal(context);
+    if (refusal) return this.sendError(reply, id, refusal, legacy);
     this.send(reply, result, headers);
   }
 
@@ -86,7 +90,7 @@ export class JsonRpcController {
   private async stream(
     reply: FastifyReply,
     stream: AsyncGenerator<Envelope>,
-    opts: { id: JsonRpcId; legacy: boolean; headers: Record<string, string>; method: string },
+    opts: { id: JsonRpcId; legacy: boolean; headers: Record<string, string>; method: string; context: ServerCallContext },
   ): Promise<void> {
     const iterator = stream[Symbol.asyncIterator]();
     let first: IteratorResult<Envelope>;
@@ -96,6 +100,8 @@ export class JsonRpcController {
       if (opts.method !== LEGACY_RESUBSCRIBE) return this.sendError(reply, opts.id, err, opts.legacy);
       return this.streamError(reply, opts, err);
     }
+    const refusal = takeSkillAccessRefusal(opts.context);
+    if (refusal) return this.sendError(reply, opts.id, refusal, opts.legacy);
     await writeSse({
       reply,
       first,

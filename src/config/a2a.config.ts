@@ -158,7 +158,7 @@ function harnessSettings(
 ): HarnessServeSettings {
   const expose = env('SUPERQODE_A2A_EXPOSE_HARNESS');
   const specGiven = env('SUPERQODE_A2A_HARNESS_SPEC');
-  const access = env('SUPERQODE_A2A_HARNESS_ACCESS') ?? (expose ? 'operator' : 'anonymous');
+  const access = effectiveHarnessAccess(env('SUPERQODE_A2A_HARNESS_ACCESS'), expose);
   const served = env('SUPERQODE_A2A_HARNESS_ENABLED') && (loopback || expose);
   if (served) assertHarnessAccessUsable(access, loopback, specGiven !== undefined, credentials);
   const store = env('SUPERQODE_A2A_HARNESS_STORE_PATH');
@@ -179,6 +179,11 @@ function harnessSettings(
  * operator and API keys signed with the scope `harness`), `anonymous` (every caller).
  */
 export type HarnessAccess = NonNullable<Env['SUPERQODE_A2A_HARNESS_ACCESS']>;
+
+/** The harness access in force: the setting, else `operator` with exposeHarness, else `anonymous`. */
+export function effectiveHarnessAccess(setting: HarnessAccess | undefined, exposeHarness: boolean): HarnessAccess {
+  return setting ?? (exposeHarness ? 'operator' : 'anonymous');
+}
 
 /**
  * Refuses a harness access setting nobody could use, or that opens a remote bind to everyone.

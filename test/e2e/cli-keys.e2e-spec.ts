@@ -73,7 +73,25 @@ describe('superqode a2a-keys (built CLI, exit codes)', () => {
 
     const v = keys(['verify', key]);
     expect(v.status).toBe(0);
-    expect(v.stdout).toBe(`valid: id=${id} customer=acme tier=pro expires=${expires} (live)\n`);
+    expect(v.stdout).toBe(`valid: id=${id} customer=acme tier=pro scopes=none expires=${expires} (live)\n`);
+  });
+
+  it('issue --scope harness (repeatable) signs the scope into the key; verify shows it (issue #12)', () => {
+    const issued = keys(['issue', 'ci-bot', '--scope', 'harness', '--scope', 'harness']);
+    expect(issued.status).toBe(0);
+    const [head, scopes] = [issued.stdout.split('\n').slice(0, 3).join('\n') + '\n', issued.stdout.split('\n')[3]];
+    const { key, id } = parseIssued(head);
+    expect(scopes).toBe('scopes: harness');
+    const v = keys(['verify', key]);
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(new RegExp(`^valid: id=${id} customer=ci-bot tier=standard scopes=harness expires=`));
+  });
+
+  it('refuses an unknown --scope with one line, exit 2', () => {
+    const r = keys(['issue', 'acme', '--scope', 'admin']);
+    expect(r.status).toBe(2);
+    expect(r.out.trim().split('\n')).toHaveLength(1);
+    expect(r.out).toMatch(/--scope must be one of: harness/);
   });
 
   it('--test-key issues a sqk_test_ key that verifies as test', () => {
@@ -140,6 +158,10 @@ describe('superqode a2a-keys (built CLI, exit codes)', () => {
     expect(r.stdout).toMatch(/signing secret .*: configured\n/);
     expect(r.stdout).toMatch(/revoked key ids .*: 2\n/);
     expect(r.stdout).toMatch(/operator token .*: configured\n/);
+    expect(r.stdout).toMatch(/key scopes \(a2a-keys issue --scope\): harness\n/);
+    expect(r.stdout).toMatch(/harness access \(SUPERQODE_A2A_HARNESS_ACCESS\): anonymous\n/);
+    const keyed = keys(['status'], { SUPERQODE_A2A_HARNESS_ACCESS: 'keyed' });
+    expect(keyed.stdout).toMatch(/harness access .*: keyed \(keys need --scope harness\)\n/);
 
     const bare = keys(['status'], {
       SUPERQODE_A2A_KEY_SECRET: undefined,

@@ -198,6 +198,7 @@ describe(issueApiKey.name, () => {
     ['a blank label', { label: '   ' }],
     ['a label with a newline', { label: 'a\nvalid: forged' }],
     ['a tier with a space', { label: 'a', tier: 'gold plus' }],
+    ['an unknown scope', { label: 'a', scopes: ['harness', 'admin'] }],
   ])('refuses %s', (_what, opts) => {
     expect(() => issueApiKey(SECRET, opts, NOW)).toThrow(ApiKeyError);
   });
@@ -220,6 +221,31 @@ describe(issueApiKey.name, () => {
     expect(err).toBeInstanceOf(ApiKeyError);
     expect((err as ApiKeyError).code).toBe(ApiKeyErrorCode.InvalidOptions);
     expect((err as ApiKeyError).message).not.toContain(short);
+  });
+});
+
+describe('API key scopes (issue #12)', () => {
+  it('signs the scopes into the claims (deduplicated); verify returns them', () => {
+    const { key, claims } = issueApiKey(SECRET, { label: 'ci', scopes: ['harness', 'harness'] }, NOW);
+    expect(claims.scopes).toEqual(['harness']);
+    expect(claimsOf(key).scopes).toEqual(['harness']);
+    expect(verify(key)).toEqual({ ok: true, claims, live: true });
+  });
+
+  it('issues keys without scopes exactly as before (no scopes claim)', () => {
+    expect('scopes' in claimsOf(issueApiKey(SECRET, { label: 'a' }, NOW).key)).toBe(false);
+  });
+
+  it('accepts an older key whose claims have no scopes: it verifies with none', () => {
+    const old = forge('sqk_live_', JSON.stringify({ v: 1, kid: '0123456789ab', cus: 'old', tier: 'standard', iat: NOW_S, exp: NOW_S + 60 }));
+    const r = verify(old);
+    expect(r.ok && r.claims.scopes).toBeUndefined();
+  });
+
+  it('rejects signed claims whose scopes are not a list of scope names', () => {
+    const claims = { v: 1, kid: '0123456789ab', cus: 'x', tier: 'standard', iat: NOW_S, exp: NOW_S + 60 };
+    expect(codeOf(verify(forge('sqk_live_', JSON.stringify({ ...claims, scopes: 'harness' }))))).toBe(ApiKeyRejection.UnreadableClaims);
+    expect(codeOf(verify(forge('sqk_live_', JSON.stringify({ ...claims, scopes: ['Harness Admin'] }))))).toBe(ApiKeyRejection.UnreadableClaims);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/runtime/clock';
+import { HarnessAccess, effectiveHarnessAccess } from '../../config/a2a.config';
 import {
   ApiKeyError,
   ApiKeyErrorCode,
@@ -24,12 +25,18 @@ export class ApiKeysConfig {
   readonly revokedKeyIds: ReadonlySet<string>;
   /** True when an operator token (SUPERQODE_A2A_TOKEN) is set; its value is not kept here. */
   readonly operatorTokenConfigured: boolean;
+  /** Who may run the harness (SUPERQODE_A2A_HARNESS_ACCESS, or its default). */
+  readonly harnessAccess: HarnessAccess;
 
   constructor(config: ConfigService) {
     const secret = config.get<string>('SUPERQODE_A2A_KEY_SECRET');
     this.#secret = secret ? secret : undefined;
     this.revokedKeyIds = new Set(toIdList(config.get<unknown>('SUPERQODE_A2A_REVOKED_KEYS')));
     this.operatorTokenConfigured = Boolean(config.get<string>('SUPERQODE_A2A_TOKEN'));
+    this.harnessAccess = effectiveHarnessAccess(
+      config.get<HarnessAccess>('SUPERQODE_A2A_HARNESS_ACCESS'),
+      config.get<boolean>('SUPERQODE_A2A_EXPOSE_HARNESS') === true,
+    );
   }
 
   /** The HMAC signing secret, or undefined when none is configured. Never log it. */
@@ -58,6 +65,8 @@ export interface ApiKeysStatus {
   readonly revokedCount: number;
   /** SUPERQODE_A2A_TOKEN is set. */
   readonly operatorTokenConfigured: boolean;
+  /** Who may run the harness; under `keyed`, keys need the scope `harness`. */
+  readonly harnessAccess: HarnessAccess;
 }
 
 /**
@@ -76,7 +85,7 @@ export class ApiKeysService {
    * Issues a key valid from now for `opts.days` days (default 30).
    * @returns The key text (show it once; it is not stored) and its claims.
    * @throws {ApiKeyError} `no_secret` when SUPERQODE_A2A_KEY_SECRET is not set;
-   *   `invalid_options` for a bad label, tier or days value.
+   *   `invalid_options` for a bad label, tier, days value or scope.
    */
   issue(opts: IssueApiKeyOptions): IssuedApiKey {
     const secret = this.config.signingSecret();
@@ -100,12 +109,13 @@ export class ApiKeysService {
     return verifyApiKey(key, config.signingSecret(), config.revokedKeyIds, this.clock.now());
   }
 
-  /** Whether keys can be issued/accepted, how many ids are revoked, whether a token is set. */
+  /** Whether keys can be issued/accepted, how many ids are revoked, whether a token is set, harness access. */
   status(): ApiKeysStatus {
     return {
       secretConfigured: this.config.signingSecret() !== undefined,
       revokedCount: this.config.revokedKeyIds.size,
       operatorTokenConfigured: this.config.operatorTokenConfigured,
+      harnessAccess: this.config.harnessAccess,
     };
   }
 }

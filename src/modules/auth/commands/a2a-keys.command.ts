@@ -3,10 +3,12 @@ import {
   API_KEY_DEFAULT_DAYS,
   API_KEY_DEFAULT_TIER,
   API_KEY_MAX_DAYS,
+  API_KEY_SCOPES,
   ApiKeyError,
   ApiKeyErrorCode,
   IssuedApiKey,
   generateKeySecret,
+  isKnownScope,
   isValidTier,
 } from '../api-key';
 import { ApiKeysService } from '../api-keys.service';
@@ -30,6 +32,13 @@ export interface IssueKeyFlags {
   days?: number;
   /** `--test-key`: issue a `sqk_test_` key. */
   testKey?: boolean;
+  /** `--scope` (repeatable), each one of `API_KEY_SCOPES`. */
+  scope?: string[];
+}
+
+/** `scopes=a,b` or `scopes=none`, as `verify` prints it. */
+function scopesText(scopes: readonly string[] | undefined): string {
+  return `scopes=${scopes?.length ? scopes.join(',') : 'none'}`;
 }
 
 /** Unix seconds → ISO 8601 UTC. */
@@ -59,9 +68,10 @@ export class A2aKeysSecretCommand extends CommandRunner {
 }
 
 /**
- * `superqode a2a-keys issue LABEL [--tier T] [--days N] [--test-key]`: prints `key: …`, `id: …`
- * and `expires: <ISO 8601>` on stdout. The key is shown once and not stored anywhere.
- * Exit 1 when no signing secret is configured; exit 2 for a bad flag, label or tier.
+ * `superqode a2a-keys issue LABEL [--tier T] [--days N] [--test-key] [--scope S]…`: prints
+ * `key: …`, `id: …` and `expires: <ISO 8601>` on stdout (and `scopes: …` when any were granted).
+ * The key is shown once and not stored anywhere.
+ * Exit 1 when no signing secret is configured; exit 2 for a bad flag, label, tier or scope.
  */
 @SubCommand({
   name: 'issue',
@@ -77,13 +87,20 @@ export class A2aKeysIssueCommand extends CommandRunner {
   async run([label]: string[], flags: IssueKeyFlags = {}): Promise<void> {
     let issued: IssuedApiKey;
     try {
-      issued = this.keys.issue({ label, tier: flags.tier, days: flags.days, test: flags.testKey });
+      issued = this.keys.issue({
+        label,
+        tier: flags.tier,
+        days: flags.days,
+        test: flags.testKey,
+        scopes: flags.scope,
+      });
     } catch (err) {
       if (!(err instanceof ApiKeyError)) throw err;
       return fail(err.message, err.code === ApiKeyErrorCode.InvalidOptions ? 2 : 1);
     }
     const { key, claims } = issued;
-    process.stdout.write(`key: ${key}\nid: ${claims.kid}\nexpires: ${isoFromUnix(claims.exp)}\n`);
+    const scopes = claims.scopes?.length ? `scopes: ${claims.scopes.join(',')}\n` : '';
+    process.stdout.write(`key: ${key}\nid: ${claims.kid}\nexpires: ${isoFromUnix(claims.exp)}\n${scopes}`);
     process.stderr.write(
       'Shown once: nothing is stored. Revoke it by adding its id to SUPERQODE_A2A_REVOKED_KEYS.\n',
     );
@@ -111,6 +128,17 @@ export class A2aKeysIssueCommand extends CommandRunner {
     return days;
   }
 
+  @Option({
+    flags: '--scope <scope>',
+    description: `grant a scope, repeatable (${API_KEY_SCOPES.join(', ')}: run the harness under --harness-access keyed)`,
+  })
+  parseScope(value: string, previous: string[] = []): string[] {
+    if (!isKnownScope(value)) {
+      throw new InvalidFlagError(`--scope must be one of: ${API_KEY_SCOPES.join(', ')}`);
+    }
+    return [...previous, value];
+  }
+
   @Option({ flags: '--test-key', description: 'issue a sqk_test_ key instead of sqk_live_' })
   parseTestKey(): boolean {
     return true;
@@ -119,7 +147,7 @@ export class A2aKeysIssueCommand extends CommandRunner {
 
 /**
  * `superqode a2a-keys verify KEY`: checks a key with the configured secret, revocation list and
- * clock. Valid → `valid: id=… customer=… tier=… expires=<ISO> (live|test)`, exit 0;
+ * clock. Valid → `valid: id=… customer=… tier=… scopes=…|none expires=<ISO> (live|test)`, exit 0;
  * refused → `rejected: <message> (<code>)`, exit 1.
  */
 @SubCommand({
@@ -140,17 +168,18 @@ export class A2aKeysVerifyCommand extends CommandRunner {
       process.exitCode = 1;
       return;
     }
-    const { kid, cus, tier, exp } = result.claims;
+    const { kid, cus, tier, exp, scopes } = result.claims;
     const kind = result.live ? 'live' : 'test';
     process.stdout.write(
-      `valid: id=${kid} customer=${cus} tier=${tier} expires=${isoFromUnix(exp)} (${kind})\n`,
+      `valid: id=${kid} customer=${cus} tier=${tier} ${scopesText(scopes)} expires=${isoFromUnix(exp)} (${kind})\n`,
     );
   }
 }
 
 /**
- * `superqode a2a-keys status`: whether a signing secret and an operator token are configured and
- * how many key ids are revoked. Never prints a secret or token value. Exit 0.
+ * `superqode a2a-keys status`: whether a signing secret and an operator token are configured, how
+ * many key ids are revoked, the scopes a key can carry and who may run the harness. Never prints a
+ * secret or token value. Exit 0.
  */
 @SubCommand({ name: 'status', description: 'Show API key configuration (no secret values)' })
 export class A2aKeysStatusCommand extends CommandRunner {
@@ -164,7 +193,10 @@ export class A2aKeysStatusCommand extends CommandRunner {
     process.stdout.write(
       `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state(s.secretConfigured)}\n` +
         `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${s.revokedCount}\n` +
-        `operator token (SUPERQODE_A2A_TOKEN): ${state(s.operatorTokenConfigured)}\n`,
+        `operator token (SUPERQODE_A2A_TOKEN): ${state(s.operatorTokenConfigured)}\n` +
+        `key scopes (a2a-keys issue --scope): ${API_KEY_SCOPES.join(', ')}\n` +
+        `harness access (SUPERQODE_A2A_HARNESS_ACCESS): ${s.harnessAccess}` +
+        (s.harnessAccess === 'keyed' ? ' (keys need --scope harness)\n' : '\n'),
     );
   }
 }

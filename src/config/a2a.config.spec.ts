@@ -1,4 +1,4 @@
-import { assertBindAllowed, isLoopbackHost, trustedProxyHops } from './a2a.config';
+import { assertBindAllowed, effectiveHarnessAccess, isLoopbackHost, trustedProxyHops } from './a2a.config';
 import { validateEnv } from './env.schema';
 
 describe('remote-bind policy', () => {
@@ -33,5 +33,14 @@ describe(validateEnv.name, () => {
       expect((err as Error).message).not.toContain('tooshort-secret');
     }
     expect.assertions(1);
+  });
+});
+
+describe(effectiveHarnessAccess.name, () => {
+  it('is the setting when given, else operator with --expose-harness and anonymous without (issue #12)', () => {
+    expect(effectiveHarnessAccess(undefined, false)).toBe('anonymous');
+    expect(effectiveHarnessAccess(undefined, true)).toBe('operator');
+    expect(effectiveHarnessAccess('keyed', true)).toBe('keyed');
+    expect(effectiveHarnessAccess('anonymous', true)).toBe('anonymous');
   });
 });

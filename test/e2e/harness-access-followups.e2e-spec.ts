@@ -74,7 +74,8 @@ describe('Harness access on follow-up messages and other callers’ runs (issue 
     try {
       const before = fake.requests.length;
       for (const binding of ['jsonrpc-1.0', 'jsonrpc-0.3', 'rest'] as const) {
-        for (const ids of [{ taskId: task.id, contextId: task.contextId }, { taskId: task.id }, { contextId: task.contextId }]) {
+        const replies: Record<string, string>[] = [{ taskId: task.id, contextId: task.contextId }, { taskId: task.id }, { contextId: task.contextId }];
+        for (const ids of replies) {
           const r = await approve(server.url, binding, ids);
           expect([binding, ids, r.status]).toEqual([binding, ids, 401]);
           expect(r.headers.get('www-authenticate')).toBe('Bearer realm="superqode-a2a"');

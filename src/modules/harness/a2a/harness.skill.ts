@@ -90,7 +90,7 @@ export class HarnessSkill
   override notServedReason(): string {
     return this.config.harness.served
       ? 'it is served'
-      : 'a remote bind serves the harness only with --expose-harness (which needs --spec and --token), or it is switched off';
+      : 'a remote bind serves the harness only with --expose-harness (which needs --spec and a credential for --harness-access), or it is switched off';
   }
 
   /** The catch-all: whatever the shortlist's narrow phrases do not claim. */

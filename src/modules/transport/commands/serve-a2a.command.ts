@@ -154,7 +154,7 @@ export class ServeA2aCommand extends CommandRunner {
     return v;
   }
 
-  @Option({ flags: '--expose-harness', description: 'serve the harness skill on a remote bind (needs --spec and --token)' })
+  @Option({ flags: '--expose-harness', description: 'serve the harness skill on a remote bind (needs --spec; --token unless --harness-access keyed)' })
   parseExposeHarness(): boolean {
     return true;
   }

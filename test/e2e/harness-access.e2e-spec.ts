@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentCard } from '@a2a-js/sdk';
@@ -197,5 +198,32 @@ describe('Harness access settings refused at start (issue #12)', () => {
     ['an unknown tier', { SUPERQODE_A2A_HARNESS_ACCESS: 'everyone' }, /SUPERQODE_A2A_HARNESS_ACCESS/],
   ] as [string, RawEnv, RegExp][])('%s', async (_name, env, message) => {
     await expect(startTestServer(env)).rejects.toThrow(message);
+  });
+});
+
+describe('serve a2a --harness-access (built CLI, issue #12)', () => {
+  const CLI = join(__dirname, '../../dist/cli.js');
+  const serve = (...flags: string[]) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sq-access-card-')), 'card.json');
+    const r = spawnSync(process.execPath, [CLI, 'serve', 'a2a', '--export-agent-card', file, ...flags], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    return { status: r.status, out: `${r.stdout}${r.stderr}`, card: () => JSON.parse(readFileSync(file, 'utf8')) };
+  };
+
+  it('the flag sets the tier the card advertises', () => {
+    const r = serve('--harness-access', 'operator', '--token', OPERATOR_TOKEN);
+    expect(r.status).toBe(0);
+    expect(r.card().skills[1].securityRequirements).toEqual([{ schemes: { bearer: { list: ['operator'] } } }]);
+    expect(r.out).not.toContain(OPERATOR_TOKEN);
+  });
+
+  it('the reproduction with --harness-access anonymous is refused at start, exit 1', () => {
+    const r = serve('--host', '0.0.0.0', '--allow-remote', '--expose-harness', '--spec', 'coding', '--token', OPERATOR_TOKEN, '--harness-access', 'anonymous');
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/Refusing --harness-access anonymous on a remote bind/);
+    expect(r.out).not.toContain(OPERATOR_TOKEN);
   });
 });

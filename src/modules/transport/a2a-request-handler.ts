@@ -6,6 +6,7 @@ import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/se
 import type { Task } from '@a2a-js/sdk';
 import { SkillRouter } from '../skills/skill-router.service';
 import { rememberSkillAccessRefusal } from '../skills/skill-access';
+import type { A2aHttpException } from '../../common/errors/http-rejections';
 
 /**
  * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
@@ -67,7 +68,10 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
    * INPUT_REQUIRED approval reply after the access setting changed) is refused like a request
    * naming that skill, whatever its text. Looked up only for callers some skill refuses.
    */
-  private async continuationRefusal(message: Message, context: ServerCallContext) {
+  private async continuationRefusal(
+    message: Message,
+    context: ServerCallContext,
+  ): Promise<A2aHttpException | undefined> {
     const guarded = this.router.served().filter((s) => s.accessRefusal(context));
     if (guarded.length === 0) return undefined;
     const contextId =

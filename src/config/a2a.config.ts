@@ -137,6 +137,10 @@ export interface HarnessServeSettings {
   readonly workingDir: string;
   /** Ledger file, or null for memory. */
   readonly storePath: string | null;
+  /** The bind is loopback (a remote bind needs a bwrap sandbox unless allowUnsandboxed). */
+  readonly loopback: boolean;
+  /** A remote bind may serve a spec whose sandbox does not resolve to bwrap. */
+  readonly allowUnsandboxed: boolean;
 }
 
 /**
@@ -167,5 +171,7 @@ function harnessSettings(
     baseUrl: env('SUPERQODE_A2A_HARNESS_BASE_URL'),
     workingDir: env('SUPERQODE_A2A_WORKING_DIR'),
     storePath: store === ':memory:' ? null : store,
+    loopback,
+    allowUnsandboxed: env('SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS'),
   };
 }

@@ -65,6 +65,8 @@ export const envSchema = z.object({
   SUPERQODE_A2A_HARNESS_STORE_PATH: z.string().trim().min(1).default('.superqode/a2a/harness.sqlite3'),
   /** Serve the harness skill on a remote bind (needs a spec and an operator token). */
   SUPERQODE_A2A_EXPOSE_HARNESS: bool.default(false),
+  /** A remote bind may serve the harness with a spec whose sandbox is not bwrap (warned at every start). */
+  SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS: bool.default(false),
   /** Keyed and operator callers' shortlist requests are read by the harness model first. */
   SUPERQODE_A2A_UNDERSTAND_REQUESTS: bool.default(true),
   /** Time the model gets to read a shortlist request before the keyword parser answers, ms. */

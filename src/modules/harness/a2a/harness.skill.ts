@@ -23,6 +23,8 @@ import { selectModel } from '../providers/model-selection';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
+import { sandboxPolicy } from '../sandbox/sandbox-command';
+import type { SandboxName } from '../sandbox/sandbox-probe';
 
 /** Skill id advertised in the card. */
 export const HARNESS_SKILL_ID = 'superqode-harness';
@@ -71,6 +73,7 @@ export class HarnessSkill
    * routed here would fail. An embedded controller chooses its own model, so it is not checked.
    */
   onApplicationBootstrap(): void {
+    if (this.isServed()) for (const warning of this.runtime.warnings) this.logger.warn(warning);
     const problem = this.isServed() && !this.embedded ? modelProblem(this.runtime) : null;
     if (problem) {
       this.logger.warn(
@@ -103,7 +106,8 @@ export class HarnessSkill
       description:
         "Runs a SuperQode coding harness (HarnessSpec) in the server's checkout: reads, edits and runs " +
         "commands under the spec's policy, streams its answer, asks for approval when a rule says so, and " +
-        'returns the answer and a unified diff of the files it changed.',
+        'returns the answer and a unified diff of the files it changed. ' +
+        sandboxSentence(this.runtime.sandbox),
       tags: ['coding', 'harness', 'agent', 'diff'],
       examples: [
         'Fix the failing test in src/parser.ts',
@@ -158,6 +162,7 @@ export class HarnessSkill
       this.clock,
       this.ids,
       this.config.harness.workingDir,
+      sandboxPolicy(this.runtime.spec),
     );
     try {
       const events = await this.start(context, task, turn, abort.signal);
@@ -237,6 +242,13 @@ export function decisionOf(message: Message): HarnessApprovalDecision | undefine
     if (/^(deny|denied|no|n|reject)\b/.test(word)) return 'deny';
   }
   return undefined;
+}
+
+/** The card's words for the sandbox in force. */
+function sandboxSentence(sandbox: SandboxName): string {
+  return sandbox === 'bwrap'
+    ? 'Sandbox: bwrap (tools run under bubblewrap, confined to the checkout).'
+    : "Sandbox: local (NO isolation: tools run as the server's user on its host).";
 }
 
 /** Why the runtime's model choice cannot run (the provider error's message), or null when it can. */

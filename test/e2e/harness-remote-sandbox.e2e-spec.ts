@@ -28,8 +28,13 @@ const harnessSkill = async (url: string) =>
 describe('A remote bind serves the harness only in the bwrap sandbox (issue #12)', () => {
   it('refuses to start with a local-sandbox spec, naming --allow-unsandboxed-harness', async () => {
     await expect(startTestServer({ ...REMOTE, SUPERQODE_A2A_HARNESS_SPEC: specWith('local') })).rejects.toThrow(
-      /Refusing to serve the harness on a remote bind with the "local" sandbox.*--allow-unsandboxed-harness/,
+      /Refusing to serve the harness on a remote bind \(or --allow-remote\) with the "local" sandbox.*--allow-unsandboxed-harness/,
     );
+  });
+
+  it('applies to a loopback bind with --allow-remote too (behind a proxy)', async () => {
+    const behindProxy = { SUPERQODE_A2A_ALLOW_REMOTE: true, SUPERQODE_A2A_HARNESS_ENABLED: true, SUPERQODE_A2A_HARNESS_SPEC: specWith('local') };
+    await expect(startTestServer(behindProxy)).rejects.toThrow(/--allow-unsandboxed-harness/);
   });
 
   it('serves it with --allow-unsandboxed-harness, warns at start, and says so in /health and the card', async () => {

@@ -15,8 +15,8 @@ import type { HarnessSpec } from '../spec/harness-spec.schema';
  * sandbox resolved (`auto` probed once), the working directory and the model choice from the
  * server configuration. The task store and the ledger are hidden from every sandbox.
  * @throws {HarnessSpecError} At start, for an invalid or unreadable spec.
- * @throws {Error} At start: the spec asks for bwrap and it does not work here; or a remote bind
- *   serves the harness with a sandbox other than bwrap without `allowUnsandboxed`.
+ * @throws {Error} At start: the spec asks for bwrap and it does not work here; or an exposed
+ *   server serves the harness with a sandbox other than bwrap without `allowUnsandboxed`.
  */
 @Injectable()
 export class HarnessRuntime {
@@ -47,22 +47,23 @@ export class HarnessRuntime {
 }
 
 /**
- * A remote bind serves the harness only in the bwrap sandbox, unless `allowUnsandboxed`
- * (`--allow-unsandboxed-harness`), which is then warned about.
+ * An exposed server (a remote bind, or `--allow-remote` on loopback as behind a proxy) serves the
+ * harness only in the bwrap sandbox, unless `allowUnsandboxed` (`--allow-unsandboxed-harness`),
+ * which is then warned about.
  * @returns The warning, or nothing.
- * @throws {Error} Remote, served, not bwrap, not allowed.
+ * @throws {Error} Exposed, served, not bwrap, not allowed.
  */
 function remoteSandboxPolicy(h: A2aConfig['harness'], sandbox: SandboxName): string[] {
-  if (!h.served || h.loopback || sandbox === 'bwrap') return [];
+  if (!h.served || !h.exposed || sandbox === 'bwrap') return [];
   if (!h.allowUnsandboxed) {
     throw new Error(
-      `Refusing to serve the harness on a remote bind with the "${sandbox}" sandbox: use a spec with ` +
+      `Refusing to serve the harness on a remote bind (or --allow-remote) with the "${sandbox}" sandbox: use a spec with ` +
         'execution_policy.sandbox "bwrap" (or "auto" where bubblewrap works), or pass ' +
         '--allow-unsandboxed-harness (SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS=true).',
     );
   }
   return [
-    `--allow-unsandboxed-harness: the harness is served on a remote bind with the "${sandbox}" sandbox; ` +
+    `--allow-unsandboxed-harness: the harness is served on a remote bind (or --allow-remote) with the "${sandbox}" sandbox; ` +
       "remote callers' commands run on this host as the server's user with NO isolation",
   ];
 }

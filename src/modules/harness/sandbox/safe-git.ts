@@ -18,7 +18,7 @@ export const GIT_HARDENING_ENV: Readonly<Record<string, string>> = {
   GIT_TERMINAL_PROMPT: '0',
 };
 
-/** Policy of git commands run without a spec: no isolation, defaults for the rest. */
+/** Policy of git commands run without a spec: no isolation (so `limits` are not applied). */
 export const LOCAL_GIT_POLICY: SandboxPolicy = {
   sandbox: 'local',
   allowNetwork: false,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from '../fixtures/builders';
@@ -24,6 +24,8 @@ const harnessSkill = async (url: string) =>
   ((await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body.skills as { id: string; description: string }[]).find(
     (s) => s.id === 'superqode-harness',
   );
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('A remote bind serves the harness only in the bwrap sandbox (issue #12)', () => {
   it('refuses to start with a local-sandbox spec, naming --allow-unsandboxed-harness', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +73,7 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
     await server?.close();
     await fake?.close();
     checkout.remove();
+    rmSync(outside, { recursive: true, force: true });
   });
 
   it('/health and the card name the sandbox in force', async () => {

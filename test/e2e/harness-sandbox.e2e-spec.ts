@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import { tempCheckout } from '../fakes/harness-fixtures';
@@ -53,7 +53,7 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
     writeFileSync(
       spec,
       'name: sandboxed\ninherits: coding\nexecution_policy: {sandbox: bwrap}\n' +
-        'limits: {max_processes: 48, max_cpu_seconds: 30, max_file_bytes: 1048576}\n',
+        'limits: {max_processes: 48, max_cpu_seconds: 30, max_file_bytes: 1048576, max_address_space_bytes: 2147483648}\n',
     );
     fake = await FakeOpenAiServer.start();
     server = await startTestServer({
@@ -101,14 +101,15 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
   it('writes only inside the working directory', async () => {
     const out = await bash(
       `echo ok > inside.txt && echo INSIDE; for p in /usr/x /etc/x ${outside}/x /x; do ` +
-        'touch "$p" 2>/dev/null && echo "WROTE $p"; done; echo private > /tmp/sq-sandbox-private; id -u',
+        'touch "$p" 2>/dev/null && echo "WROTE $p"; done; ' +
+        `echo private > /tmp/${basename(outside)}-private; id -u`,
     );
     expect(out).toMatch(/INSIDE/);
     expect(out).not.toMatch(/WROTE/);
     expect(out).toMatch(/^65534$/m);
     expect(readFileSync(join(checkout.dir, 'inside.txt'), 'utf8')).toBe('ok\n');
     expect(existsSync(join(outside, 'x'))).toBe(false);
-    expect(existsSync('/tmp/sq-sandbox-private')).toBe(false);
+    expect(existsSync(`/tmp/${basename(outside)}-private`)).toBe(false);
   });
 
   it('cannot connect to a loopback port when allow_network is false', async () => {
@@ -141,7 +142,9 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
   });
 
   it('sets the spec rlimits and stops a fork bomb at the process limit', async () => {
-    expect(await bash('ulimit -u; ulimit -f; ulimit -t')).toMatch(/^48\n1024\n30\n/);
+    expect(await bash('ulimit -u; ulimit -f; ulimit -t; ulimit -v')).toMatch(/^48\n1024\n30\n2097152\n/);
+    const big = await bash('head -c 2000000 /dev/zero > big.bin; echo "size $(wc -c < big.bin)"');
+    expect(big).toMatch(/^size 1048576$/m);
     const out = await bash(':(){ :|:& };:; sleep 2; echo BOMB_DONE', 3);
     expect(out).toMatch(/Resource temporarily unavailable/);
     // The server and the next command are fine.

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where a writable pids controller may be mounted (cgroup v1, then the v2 root). */
@@ -20,6 +20,7 @@ function writableRoot(): string | null {
       const probe = join(root, `superqode-probe-${process.pid}`);
       mkdirSync(probe);
       rmdirSync(probe);
+      sweepStale(root);
       return root;
     } catch {
       // Not mounted, no pids controller, or not writable.
@@ -47,6 +48,28 @@ export function createPidsCgroup(maxProcesses: number): PidsCgroup | null {
     return null;
   }
   return { procsFile: join(dir, 'cgroup.procs'), remove: () => removeLater(dir, 20) };
+}
+
+/** Removes empty cgroups left by servers that are gone (their rmdir retries die with them). */
+function sweepStale(root: string): void {
+  for (const name of readdirSync(root)) {
+    const pid = /^superqode-(\d+)-\d+$/.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    try {
+      rmdirSync(join(root, name));
+    } catch {
+      // Still has processes, or already gone.
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** rmdir once the cgroup is empty (its last processes may still be exiting). */

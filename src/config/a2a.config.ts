@@ -142,6 +142,10 @@ export interface HarnessServeSettings {
   readonly workingDir: string;
   /** Ledger file, or null for memory. */
   readonly storePath: string | null;
+  /** Reachable beyond this machine: a non-loopback bind, or allowRemote (e.g. behind a proxy). */
+  readonly exposed: boolean;
+  /** An exposed server may serve a spec whose sandbox does not resolve to bwrap. */
+  readonly allowUnsandboxed: boolean;
 }
 
 /**
@@ -171,6 +175,8 @@ function harnessSettings(
     baseUrl: env('SUPERQODE_A2A_HARNESS_BASE_URL'),
     workingDir: env('SUPERQODE_A2A_WORKING_DIR'),
     storePath: store === ':memory:' ? null : store,
+    exposed: !loopback || env('SUPERQODE_A2A_ALLOW_REMOTE'),
+    allowUnsandboxed: env('SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS'),
   };
 }
 

@@ -67,6 +67,8 @@ export const envSchema = z.object({
   SUPERQODE_A2A_EXPOSE_HARNESS: bool.default(false),
   /** Who may run the harness skill: operator, keyed (+ keys with scope harness), anonymous (issue #12). */
   SUPERQODE_A2A_HARNESS_ACCESS: z.enum(['operator', 'keyed', 'anonymous']).optional(),
+  /** A remote bind may serve the harness with a spec whose sandbox is not bwrap (warned at every start). */
+  SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS: bool.default(false),
   /** Keyed and operator callers' shortlist requests are read by the harness model first. */
   SUPERQODE_A2A_UNDERSTAND_REQUESTS: bool.default(true),
   /** Time the model gets to read a shortlist request before the keyword parser answers, ms. */

@@ -34,7 +34,14 @@ describe('Remote binds and the harness skill (issue #3)', () => {
   });
 
   it('--expose-harness with a spec and a token serves both skills', async () => {
-    const server = await startTestServer({ ...REMOTE, SUPERQODE_A2A_EXPOSE_HARNESS: true, SUPERQODE_A2A_HARNESS_SPEC: spec, SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN });
+    // The spec's sandbox is local: serving it remotely also needs --allow-unsandboxed-harness (#12).
+    const server = await startTestServer({
+      ...REMOTE,
+      SUPERQODE_A2A_EXPOSE_HARNESS: true,
+      SUPERQODE_A2A_HARNESS_SPEC: spec,
+      SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+      SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS: true,
+    });
     try {
       expect(await skills(server.url)).toEqual(['harness-shortlist', 'superqode-harness']);
     } finally {

@@ -7,6 +7,7 @@ import { AgentCardService } from '../agent-card/agent-card.service';
 import { TASKS_CONNECTION } from '../tasks/tasks.constants';
 import { PACKAGE_VERSION } from './package-version';
 import { BoundedThrottlerStorage, ThrottleStats } from '../auth/bounded-throttler.storage';
+import { HarnessRuntime } from '../harness/a2a/harness-runtime';
 
 /** `/health` body. */
 export interface HealthReport {
@@ -18,6 +19,8 @@ export interface HealthReport {
   taskStore: { durable: boolean; reachable: boolean };
   /** Rate-limit counters: callers with a live per-minute window, requests in the daily window. */
   rateLimits: ThrottleStats;
+  /** The sandbox harness tools run in (`bwrap` or `local`); absent when the harness is not served. */
+  harnessSandbox?: 'bwrap' | 'local';
 }
 
 /**
@@ -32,6 +35,7 @@ export class HealthController {
     private readonly cards: AgentCardService,
     @InjectDataSource(TASKS_CONNECTION) private readonly tasksDb: DataSource,
     private readonly throttles: BoundedThrottlerStorage,
+    private readonly harness: HarnessRuntime,
   ) {}
 
   @Get()
@@ -50,6 +54,7 @@ export class HealthController {
       skills: card.skills.map((s) => s.id),
       taskStore: { durable: this.config.taskStorePath !== null, reachable },
       rateLimits: this.throttles.stats(),
+      ...(this.config.harness.served ? { harnessSandbox: this.harness.sandbox } : {}),
     };
   }
 }

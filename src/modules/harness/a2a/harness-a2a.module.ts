@@ -63,6 +63,6 @@ export class HarnessLedgerReconciler implements OnModuleInit, OnApplicationBoots
     HarnessLedgerReconciler,
     { provide: ShortlistRequestReader, useClass: ModelRequestReader },
   ],
-  exports: [HarnessSkill, ShortlistRequestReader],
+  exports: [HarnessSkill, HarnessRuntime, ShortlistRequestReader],
 })
 export class HarnessA2aModule {}

@@ -2,15 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { A2aConfig } from '../../../config/a2a.config';
 import type { HarnessModelSelection } from '../providers/model-selection';
+import { hideFromSandbox } from '../sandbox/sandbox-host';
+import type { SandboxName } from '../sandbox/sandbox-probe';
+import { withResolvedSandbox } from '../sandbox/spec-sandbox';
 import { loadHarnessSpec, parseHarnessSpec } from '../spec/harness-spec.loader';
 import { isBuiltinTemplateName } from '../spec/harness-spec.templates';
 import type { HarnessSpec } from '../spec/harness-spec.schema';
 
 /**
  * What the A2A harness skill runs: the validated HarnessSpec (a file or a built-in template,
- * loaded once at start — a broken spec stops the server with the loader's message), the working
- * directory and the model choice from the server configuration.
+ * loaded once at start — a broken spec stops the server with the loader's message) with its
+ * sandbox resolved (`auto` probed once), the working directory and the model choice from the
+ * server configuration. The task store and the ledger are hidden from every sandbox.
  * @throws {HarnessSpecError} At start, for an invalid or unreadable spec.
+ * @throws {Error} At start: the spec asks for bwrap and it does not work here; or an exposed
+ *   server serves the harness with a sandbox other than bwrap without `allowUnsandboxed`.
  */
 @Injectable()
 export class HarnessRuntime {
@@ -19,18 +25,45 @@ export class HarnessRuntime {
   readonly warnings: string[];
   readonly workingDir: string;
   readonly model: HarnessModelSelection;
+  /** The sandbox tools and the server's git commands run in (`auto` resolved). */
+  readonly sandbox: SandboxName;
 
   constructor(config: A2aConfig) {
     const h = config.harness;
-    // Not served: nothing runs, so a spec file is not even read.
+    // Not served: nothing runs, so a spec file is not even read (nor bwrap probed).
     const spec = h.served ? h.spec : 'coding';
     const loaded = isBuiltinTemplateName(spec)
       ? parseHarnessSpec(JSON.stringify({ inherits: spec, name: `builtin-${spec}` }), `builtin:${spec}`, process.cwd())
       : loadHarnessSpec(spec);
-    this.spec = loaded.spec;
+    const resolved = h.served ? withResolvedSandbox(loaded.spec, loaded.source) : undefined;
+    this.spec = resolved?.spec ?? loaded.spec;
+    this.sandbox = resolved?.sandbox ?? 'local';
     this.specSource = loaded.source;
-    this.warnings = loaded.warnings;
+    this.warnings = [...loaded.warnings, ...(resolved?.warnings ?? []), ...remoteSandboxPolicy(h, this.sandbox)];
     this.workingDir = resolve(h.workingDir);
     this.model = { provider: h.provider, model: h.model, baseUrl: h.baseUrl };
+    hideFromSandbox([config.taskStorePath, h.storePath]);
   }
+}
+
+/**
+ * An exposed server (a remote bind, or `--allow-remote` on loopback as behind a proxy) serves the
+ * harness only in the bwrap sandbox, unless `allowUnsandboxed` (`--allow-unsandboxed-harness`),
+ * which is then warned about.
+ * @returns The warning, or nothing.
+ * @throws {Error} Exposed, served, not bwrap, not allowed.
+ */
+function remoteSandboxPolicy(h: A2aConfig['harness'], sandbox: SandboxName): string[] {
+  if (!h.served || !h.exposed || sandbox === 'bwrap') return [];
+  if (!h.allowUnsandboxed) {
+    throw new Error(
+      `Refusing to serve the harness on a remote bind (or --allow-remote) with the "${sandbox}" sandbox: use a spec with ` +
+        'execution_policy.sandbox "bwrap" (or "auto" where bubblewrap works), or pass ' +
+        '--allow-unsandboxed-harness (SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS=true).',
+    );
+  }
+  return [
+    `--allow-unsandboxed-harness: the harness is served on a remote bind (or --allow-remote) with the "${sandbox}" sandbox; ` +
+      "remote callers' commands run on this host as the server's user with NO isolation",
+  ];
 }

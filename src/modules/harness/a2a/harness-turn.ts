@@ -7,6 +7,7 @@ import { agentMessage, artifact, textPart } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
+import type { SandboxPolicy } from '../sandbox/sandbox-command';
 
 /**
  * One A2A turn of the harness skill: maps Harness Protocol events onto A2A events.
@@ -32,6 +33,7 @@ export class HarnessTurn {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly workingDir: string,
+    private readonly sandbox?: SandboxPolicy,
   ) {
     this.answerId = ids.next();
   }
@@ -89,7 +91,7 @@ export class HarnessTurn {
 
   private async completed(status: 'succeeded' | 'needs_approval', text: string): Promise<void> {
     this.chunk(this.chunks === 0 ? text : '', true);
-    const diff = await changesDiff(this.workingDir, this.changed);
+    const diff = await changesDiff(this.workingDir, this.changed, this.sandbox);
     if (diff) {
       const part: Part = { content: { $case: 'text', value: diff }, metadata: undefined, filename: 'changes.diff', mediaType: 'text/x-diff' };
       this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }), false, true);

@@ -25,6 +25,8 @@ import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
 import { callerPrincipal, harnessAccessRefusal, harnessSecurityRequirements } from './harness-access';
 import type { A2aHttpException } from '../../../common/errors/http-rejections';
+import { sandboxPolicy } from '../sandbox/sandbox-command';
+import type { SandboxName } from '../sandbox/sandbox-probe';
 
 /** Skill id advertised in the card. */
 export const HARNESS_SKILL_ID = 'superqode-harness';
@@ -73,6 +75,7 @@ export class HarnessSkill
    * routed here would fail. An embedded controller chooses its own model, so it is not checked.
    */
   onApplicationBootstrap(): void {
+    if (this.isServed()) for (const warning of this.runtime.warnings) this.logger.warn(warning);
     const problem = this.isServed() && !this.embedded ? modelProblem(this.runtime) : null;
     if (problem) {
       this.logger.warn(
@@ -105,7 +108,8 @@ export class HarnessSkill
       description:
         "Runs a SuperQode coding harness (HarnessSpec) in the server's checkout: reads, edits and runs " +
         "commands under the spec's policy, streams its answer, asks for approval when a rule says so, and " +
-        'returns the answer and a unified diff of the files it changed.',
+        'returns the answer and a unified diff of the files it changed. ' +
+        sandboxSentence(this.runtime.sandbox),
       tags: ['coding', 'harness', 'agent', 'diff'],
       examples: [
         'Fix the failing test in src/parser.ts',
@@ -170,6 +174,7 @@ export class HarnessSkill
       this.clock,
       this.ids,
       this.config.harness.workingDir,
+      sandboxPolicy(this.runtime.spec),
     );
     try {
       const events = await this.start(context, task, turn, abort.signal);
@@ -249,6 +254,13 @@ export function decisionOf(message: Message): HarnessApprovalDecision | undefine
     if (/^(deny|denied|no|n|reject)\b/.test(word)) return 'deny';
   }
   return undefined;
+}
+
+/** The card's words for the sandbox in force. */
+function sandboxSentence(sandbox: SandboxName): string {
+  return sandbox === 'bwrap'
+    ? 'Sandbox: bwrap (tools run under bubblewrap, confined to the checkout).'
+    : "Sandbox: local (NO isolation: tools run as the server's user on its host).";
 }
 
 /** Why the runtime's model choice cannot run (the provider error's message), or null when it can. */

@@ -4,6 +4,8 @@ import { InvalidFlagError } from '../../auth/commands/a2a-keys.command';
 import type { HarnessEvent } from '../protocol/harness-events';
 import type { HarnessApprovalDecision } from '../protocol/harness-events';
 import { HARNESS_PROVIDER_IDS, isHarnessProviderId } from '../providers/model-selection';
+import { hideFromSandbox } from '../sandbox/sandbox-host';
+import { withResolvedSandbox } from '../sandbox/spec-sandbox';
 import { loadHarnessSpec } from '../spec/harness-spec.loader';
 import type { LoadedHarnessSpec } from '../spec/harness-spec.loader';
 import { fail, failOnKnown, storeExists, storePathOf, withHarness } from './harness-cli';
@@ -56,17 +58,20 @@ export async function streamRun(
 export class RunHarnessCommand extends CommandRunner {
   async run(words: string[], flags: RunHarnessFlags): Promise<void> {
     let loaded: LoadedHarnessSpec;
+    let sandboxed: ReturnType<typeof withResolvedSandbox>;
     try {
       loaded = loadHarnessSpec(flags.spec);
+      sandboxed = withResolvedSandbox(loaded.spec, loaded.source);
     } catch (err) {
       return failOnKnown(err);
     }
-    for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+    for (const warning of [...loaded.warnings, ...sandboxed.warnings]) process.stderr.write(`warning: ${warning}\n`);
+    hideFromSandbox([storePathOf(flags)]);
     const model = { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl };
     try {
       await withHarness(storePathOf(flags), async ({ controller }) => {
         const workingDir = resolve(flags.workingDir ?? process.cwd());
-        const session = await controller.createSession({ spec: loaded.spec, workingDir, model });
+        const session = await controller.createSession({ spec: sandboxed.spec, workingDir, model });
         const prompt = words.join(' ');
         await streamRun((signal) => controller.send(session.id, prompt, { signal }), flags.json);
       });

@@ -23,6 +23,7 @@ import { runSettings } from './run-settings';
 import type { RunSettings } from './run-settings';
 import { handleToolCalls, resolveApproval } from './tool-calls';
 import { WorkspaceInspector } from './workspace.inspector';
+import { sandboxPolicy } from '../sandbox/sandbox-command';
 
 /** Options of the run loop (part of `HarnessModuleOptions`). */
 export interface CoreRunOptions {
@@ -148,7 +149,8 @@ export class CoreRunLoop {
       () => controller.abort(new outcome.RunAbort('timeout', outcome.timeoutMessage(seconds))),
       seconds * 1000,
     );
-    const before = spec.flavor === 'no_tool' ? null : await this.workspace.snapshot(dir);
+    const sandbox = sandboxPolicy(spec);
+    const before = spec.flavor === 'no_tool' ? null : await this.workspace.snapshot(dir, sandbox);
     let terminal: RunTerminal;
     try {
       const files = await this.workspace.instructionFiles(dir, spec.context.instruction_files);
@@ -161,7 +163,7 @@ export class CoreRunLoop {
     } finally {
       clearTimeout(timer);
     }
-    const paths = await this.workspace.changedSince(dir, before);
+    const paths = await this.workspace.changedSince(dir, before, sandbox);
     if (paths.length > 0) await recorder.emit('artifact.created', { paths });
     await outcome.emitTerminal(recorder, terminal);
   }

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { execFile } from 'node:child_process';
 import { open, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { promisify } from 'node:util';
 import { MAX_INSTRUCTION_FILE_BYTES, MAX_TRACKED_FILES } from '../harness.constants';
-
-const run = promisify(execFile);
+import type { SandboxPolicy } from '../sandbox/sandbox-command';
+import { LOCAL_GIT_POLICY, runGit } from '../sandbox/safe-git';
 
 /** Directories never walked outside git (dependencies, VCS data, our own state). */
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.superqode']);
@@ -62,11 +60,13 @@ export class WorkspaceInspector {
 
   /**
    * Fingerprints of the files a run may change: inside a git checkout the files `git status`
-   * lists (ignored files excluded); elsewhere every file up to {@link MAX_TRACKED_FILES}.
+   * lists (ignored files excluded; git hardened and run in the spec's sandbox, see
+   * ../sandbox/safe-git.ts); elsewhere every file up to {@link MAX_TRACKED_FILES}.
+   * @param sandbox - The spec's sandbox policy (default: local).
    * @returns null when the directory is too large to track outside git.
    */
-  async snapshot(dir: string): Promise<WorkspaceSnapshot | null> {
-    const listed = (await this.gitDirtyPaths(dir)) ?? (await this.walk(dir));
+  async snapshot(dir: string, sandbox: SandboxPolicy = LOCAL_GIT_POLICY): Promise<WorkspaceSnapshot | null> {
+    const listed = (await this.gitDirtyPaths(dir, sandbox)) ?? (await this.walk(dir));
     if (listed === null) return null;
     const paths = listed.filter((p) => !p.startsWith(STATE_DIR_PREFIX));
     const entries = await Promise.all(
@@ -79,20 +79,24 @@ export class WorkspaceInspector {
    * Paths (sorted, `/`-separated, dir-relative) created, changed or deleted since `before`:
    * present in one snapshot only, or with another fingerprint. Empty when untracked.
    */
-  async changedSince(dir: string, before: WorkspaceSnapshot | null): Promise<string[]> {
-    const after = before === null ? null : await this.snapshot(dir);
+  async changedSince(
+    dir: string,
+    before: WorkspaceSnapshot | null,
+    sandbox: SandboxPolicy = LOCAL_GIT_POLICY,
+  ): Promise<string[]> {
+    const after = before === null ? null : await this.snapshot(dir, sandbox);
     if (before === null || after === null) return [];
     const paths = new Set([...before.keys(), ...after.keys()]);
     return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
   }
 
   /** Files `git status` reports under `dir` (dir-relative), or null outside a git checkout. */
-  private async gitDirtyPaths(dir: string): Promise<string[] | null> {
+  private async gitDirtyPaths(dir: string, sandbox: SandboxPolicy): Promise<string[] | null> {
     try {
-      const opts = { cwd: dir, maxBuffer: 64 * 1024 * 1024, timeout: 30_000 };
-      const top = (await run('git', ['rev-parse', '--show-toplevel'], opts)).stdout.trim();
+      const opts = { maxBuffer: 64 * 1024 * 1024, timeoutMs: 30_000 };
+      const top = (await runGit(dir, ['rev-parse', '--show-toplevel'], sandbox, opts)).trim();
       const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.'];
-      const { stdout } = await run('git', args, opts);
+      const stdout = await runGit(dir, args, sandbox, opts);
       const fields = stdout.split('\0').filter(Boolean);
       const paths: string[] = [];
       for (let i = 0; i < fields.length; i++) {

@@ -50,11 +50,20 @@ describe(loadHarnessSpec.name, () => {
         allow_network: false,
         allowed_commands: [],
         permission_rules: [],
+        env: {},
       },
       agents: [],
       context: { instruction_files: ['AGENTS.md', 'CLAUDE.md', 'SUPERQODE.md'] },
       checks: { enabled: false, custom_steps: [] },
-      limits: { task_timeout_seconds: 600, max_input_bytes: 65536, max_output_bytes: 1048576 },
+      limits: {
+        task_timeout_seconds: 600,
+        max_input_bytes: 65536,
+        max_output_bytes: 1048576,
+        max_processes: 256,
+        max_address_space_bytes: 8 * 1024 ** 3,
+        max_file_bytes: 1024 ** 3,
+        max_cpu_seconds: 600,
+      },
       metadata: {},
     });
     expect(warnings.join('\n')).toMatch(/bare\.yaml: .*"local".*NO isolation/);

@@ -50,12 +50,17 @@ export const permissionRuleSchema = z.strictObject({
 });
 
 /**
- * What tools may do. `sandbox: local` is the only sandbox and means NO isolation: tools run as
- * the server's user on this host, confined to the working directory by path checks only.
- * `allowed_commands` lists bare command names; empty means any command when `allow_shell`.
+ * What tools may do, and where their processes run.
+ * - `sandbox`: `local` = NO isolation (tools run as the server's user on this host, confined to
+ *   the working directory by path checks only); `bwrap` = every tool process and every git
+ *   command of the server runs under bubblewrap (see ../sandbox/bwrap-args.ts); `auto` = `bwrap`
+ *   when a start-up probe shows it works, else `local`.
+ * - `allow_network`: the `bwrap` sandbox gets the host's network (else none at all).
+ * - `env`: variables added to the allowlisted environment of tool processes.
+ * - `allowed_commands` lists bare command names; empty means any command when `allow_shell`.
  */
 export const executionPolicySchema = z.strictObject({
-  sandbox: z.enum(['local']).default('local'),
+  sandbox: z.enum(['local', 'bwrap', 'auto']).default('local'),
   approval_profile: z.string().min(1).optional(),
   allow_read: z.boolean().default(true),
   allow_write: z.boolean().default(false),
@@ -65,6 +70,9 @@ export const executionPolicySchema = z.strictObject({
     .array(z.string().regex(/^[^\s;&|<>()$`'"\\]+$/, 'expected a bare command name'))
     .default([]),
   permission_rules: z.array(permissionRuleSchema).default([]),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'), z.string())
+    .default({}),
 });
 
 /** A named agent role; `tools` (when set) narrows the tools the execution policy allows. */
@@ -98,6 +106,11 @@ const limitsSchema = z.strictObject({
   task_timeout_seconds: positiveInt().default(600),
   max_input_bytes: positiveInt().default(65_536),
   max_output_bytes: positiveInt().default(1_048_576),
+  /** Sandbox rlimits (`bwrap`): processes per sandbox, address space, file size, CPU seconds. */
+  max_processes: positiveInt().default(256),
+  max_address_space_bytes: positiveInt().default(8 * 1024 ** 3),
+  max_file_bytes: positiveInt().default(1024 ** 3),
+  max_cpu_seconds: positiveInt().default(600),
 });
 
 const baseSchema = z.strictObject({

@@ -8,10 +8,11 @@ const TEMPLATES: Record<BuiltinTemplateName, Record<string, unknown>> = {
   coding: {
     version: 1,
     name: 'coding',
-    description: 'Reads, writes and runs shell commands in the working directory (no isolation).',
+    description:
+      'Reads, writes and runs shell commands in the working directory (bubblewrap sandbox when available).',
     flavor: 'coding',
     execution_policy: {
-      sandbox: 'local',
+      sandbox: 'auto',
       allow_read: true,
       allow_write: true,
       allow_shell: true,
@@ -57,7 +58,7 @@ export function isBuiltinTemplateName(name: string): name is BuiltinTemplateName
 /**
  * A fresh copy of a built-in template as a raw (unvalidated, undefaulted) spec object, ready to
  * be deep-merged under a child spec.
- * - `coding`: read, write and shell allowed; sandbox `local` (no isolation).
+ * - `coding`: read, write and shell allowed; sandbox `auto` (bwrap when it works, else local).
  * - `read-only`: read and search tools only.
  * - `no-tool`: `flavor: no_tool`, no tools at all.
  * @param name - One of {@link BUILTIN_TEMPLATE_NAMES}.

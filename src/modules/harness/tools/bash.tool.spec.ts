@@ -154,20 +154,21 @@ describe('bash', () => {
     expect(livePids(Number(result.output.split('\n')[0]))).toEqual([]);
   });
 
-  it("hides the server's secrets from commands", async () => {
+  it("passes an allowlisted environment, never the server's (#12.3)", async () => {
     const saved = { ...process.env };
     Object.assign(process.env, {
       OPENAI_API_KEY: 'sk-test',
       SUPERQODE_A2A_TOKEN: 't0k',
-      HARNESS_VISIBLE: 'yes',
+      DATABASE_URL: 'postgres://u:p@h/db',
+      SMTP_PWD: 'pw',
     });
     try {
-      await expect(
-        run('echo "[$OPENAI_API_KEY][$SUPERQODE_A2A_TOKEN][$HARNESS_VISIBLE]"'),
-      ).resolves.toEqual({
-        ok: true,
-        output: '[][][yes]\n[exit code: 0]',
-      });
+      const line = 'echo "[$OPENAI_API_KEY][$SUPERQODE_A2A_TOKEN][$DATABASE_URL][$SMTP_PWD][$EXTRA]"; env | cut -d= -f1 | sort | tr "\\n" " "';
+      const { output } = await run(line, 'execution_policy: {sandbox: local, env: {EXTRA: yes}}');
+      expect(output).toMatch(/^\[\]\[\]\[\]\[\]\[yes\]\n/);
+      expect(output.split('\n')[1].split(' ').filter((n) => !['_', 'PWD', 'SHLVL', 'OLDPWD', ''].includes(n))).toEqual(
+        ['EXTRA', 'HOME', 'LANG', 'PATH', 'TERM'],
+      );
     } finally {
       process.env = saved;
     }

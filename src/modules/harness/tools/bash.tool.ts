@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { refuseUnlistedCommands } from './bash-command-line';
 import { workingRoot } from './confine';
+import { sandboxPolicy } from '../sandbox/sandbox-command';
 import { type GroupRunResult, runInProcessGroup } from './process-group';
 import { defineTool, failure } from './tool-support';
 
@@ -31,13 +32,14 @@ const inputSchema = z.object({
 
 /**
  * `bash {command, timeout_seconds?}`: runs `/bin/bash -c` in the working directory's realpath,
- * in its own process group, stdin closed, with a scrubbed environment. The timeout is
+ * in its own process group, stdin closed, in the spec's sandbox with an allowlisted environment
+ * (see ../sandbox/sandbox-command.ts). The timeout is
  * min(`timeout_seconds` ?? 120, `limits.task_timeout_seconds`). On timeout or `ctx.signal`
  * abort the whole group is killed (SIGTERM, then SIGKILL) and the output ends with
  * `[killed: timeout after N s]` / `[killed: cancelled]`; otherwise with `[exit code: N]`.
  * With a non-empty `allowed_commands`, the line is refused unless the first word of every
- * simple command in it is listed and the line has nothing uncheckable. NOT a sandbox: the
- * command can read and write anything the server's user can.
+ * simple command in it is listed and the line has nothing uncheckable. Under `sandbox: local`
+ * the command can read and write anything the server's user can.
  */
 export const bashTool = defineTool({
   name: 'bash',
@@ -60,8 +62,8 @@ export const bashTool = defineTool({
     );
     const result = await runInProcessGroup(input.command, {
       cwd: await workingRoot(ctx.workingDir),
-      // The child would inherit the server's environment anyway; this is where it is filtered.
-      env: scrubEnvironment(process.env),
+      // The sandbox (spec's execution_policy) and the allowlisted environment.
+      sandbox: sandboxPolicy(ctx.spec),
       timeoutMs: timeoutSeconds * 1000,
       signal: ctx.signal,
       maxOutputBytes: limits.max_output_bytes,

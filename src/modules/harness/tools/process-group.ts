@@ -1,17 +1,21 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import type { PidsCgroup } from '../sandbox/pids-cgroup';
+import { planSpawn, type SandboxPolicy } from '../sandbox/sandbox-command';
 
 /** Time between SIGTERM and SIGKILL when a process group is stopped (ms). */
 export const KILL_GRACE_MS = 1000;
 
 /**
  * How to run a command line.
+ * - `cwd`: realpath of the working directory.
+ * - `sandbox`: where it runs and with which environment ({@link planSpawn}).
  * - `timeoutMs`: wall-clock limit; then the whole process group is killed.
  * - `maxOutputBytes`: stdout+stderr bytes kept (the rest is counted, not stored).
  */
 export interface GroupRunOptions {
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  sandbox: SandboxPolicy;
   timeoutMs: number;
   signal: AbortSignal;
   maxOutputBytes: number;
@@ -62,6 +66,7 @@ class GroupRun {
   private settled = false;
   private timer?: NodeJS.Timeout;
   private child?: ChildProcessByStdio<null, Readable, Readable>;
+  private cgroup: PidsCgroup | null = null;
 
   constructor(
     private readonly options: GroupRunOptions,
@@ -69,10 +74,19 @@ class GroupRun {
   ) {}
 
   start(command: string): void {
-    const { cwd, env, signal, timeoutMs } = this.options;
-    const child = spawn('/bin/bash', ['-c', command], {
+    const { cwd, sandbox, signal, timeoutMs } = this.options;
+    let plan: ReturnType<typeof planSpawn>;
+    try {
+      plan = planSpawn(['/bin/bash', '-c', command], cwd, sandbox, true);
+    } catch (error) {
+      this.result.error = (error as Error).message;
+      return this.finish();
+    }
+    this.cgroup = plan.cgroup;
+    // env is the complete environment: nothing of the server's is inherited.
+    const child = spawn(plan.file, plan.args, {
       cwd,
-      env,
+      env: plan.env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -121,6 +135,7 @@ class GroupRun {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    this.cgroup?.remove();
     this.options.signal.removeEventListener('abort', this.onAbort);
     this.resolve({ ...this.result, output: Buffer.concat(this.chunks).toString('utf8') });
   };
@@ -128,9 +143,11 @@ class GroupRun {
 
 /**
  * Runs `/bin/bash -c <command>` as the leader of its own process group (`detached: true`,
- * stdin closed). On timeout or abort the whole group gets SIGTERM, then SIGKILL after a
- * grace period; when bash exits normally, background jobs left in its group are terminated
- * the same way, so nothing outlives the call (a process that calls setsid escapes this).
+ * stdin closed), in the sandbox `options.sandbox` names, with its allowlisted environment. On
+ * timeout or abort the whole group gets SIGTERM, then SIGKILL after a grace period; when bash
+ * exits normally, background jobs left in its group are terminated the same way. Under `local`
+ * a process that calls setsid escapes this; under `bwrap` the group leader is bwrap, whose death
+ * ends the sandbox's pid namespace and so every process in it, setsid or not.
  * @param command - The command line.
  * @param options - cwd, environment, timeout, abort signal and output cap.
  * @returns Never rejects; spawn failures are reported in `error`.

@@ -26,6 +26,7 @@ interface ServeA2aOptions {
   harnessStore?: string;
   exposeHarness?: boolean;
   harnessAccess?: string;
+  allowUnsandboxedHarness?: boolean;
   shortlist?: boolean;
 }
 
@@ -167,6 +168,14 @@ export class ServeA2aCommand extends CommandRunner {
     return v;
   }
 
+  @Option({
+    flags: '--allow-unsandboxed-harness',
+    description: 'on a remote bind, serve the harness with a spec whose sandbox is not bwrap (warned at every start)',
+  })
+  parseAllowUnsandboxedHarness(): boolean {
+    return true;
+  }
+
   @Option({ flags: '--no-shortlist', description: 'serve the harness skill alone' })
   parseNoShortlist(): boolean {
     return false;
@@ -212,6 +221,7 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_HARNESS_STORE_PATH: o.harnessStore,
     SUPERQODE_A2A_EXPOSE_HARNESS: o.exposeHarness,
     SUPERQODE_A2A_HARNESS_ACCESS: o.harnessAccess as RawEnv['SUPERQODE_A2A_HARNESS_ACCESS'],
+    SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS: o.allowUnsandboxedHarness,
     SUPERQODE_A2A_SHORTLIST_ENABLED: o.shortlist === false ? false : undefined,
   };
 }

@@ -13,6 +13,7 @@ import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
+import { MESSAGE_METHODS, assertMessageShape } from '../request-shape';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
@@ -47,7 +48,7 @@ export class JsonRpcController {
       const err = new ContentTypeNotSupportedError(`Unsupported Content-Type "${media}"; expected ${JSON_MEDIA_TYPE}.`);
       return this.sendError(reply, null, err, legacy);
     }
-    const envelope = readEnvelope(request.body ?? '');
+    const envelope = readEnvelope(request.body ?? '', this.config.http.maxJsonDepth);
     if (!envelope.ok) {
       reply.code(200).send({ jsonrpc: '2.0', id: envelope.id, error: envelope.error });
       return;
@@ -55,6 +56,7 @@ export class JsonRpcController {
     const { id = null, method } = envelope.request;
     let context: ServerCallContext;
     try {
+      if (!legacy && MESSAGE_METHODS.has(method)) assertMessageShape((envelope.request.params as { message?: unknown } | undefined)?.message);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
     } catch (err) {
       return this.sendError(reply, id, err, legacy);

@@ -1,4 +1,4 @@
-import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
+import { aJsonRpcRequest, aLegacyMessage, aMessage, post, V1 } from '../fixtures/builders';
 import { withSlowExecutor } from '../utils/executor-override';
 import { httpRequest, parseRawResponse, rawSocket } from '../utils/raw-http';
 import { TestServer, startTestServer } from '../utils/test-app';
@@ -29,6 +29,17 @@ describe('Transport hardening (issue #11)', () => {
       expect(s.status).toBe(400);
       expect(s.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
       expect(s.body.error.message).toMatch(message);
+    });
+
+    it.each([
+      ['a file part without a file', [{ kind: 'file' }], /parts\[0\]\.file must be an object/],
+      ['a file part with numeric bytes', [{ kind: 'file', file: { bytes: 5 } }], /parts\[0\]\.file needs bytes/],
+      ['a text part with a number', [{ kind: 'text', text: 5 }], /parts\[0\]\.text must be a string/],
+    ])('0.3 %s: -32602, not 500 nor a failed task', async (_name, parts, message) => {
+      const r = await post(server.url, aJsonRpcRequest('message/send', { message: aLegacyMessage('x', { parts }) }, 'l1'));
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: 'l1', error: { code: -32602 } });
+      expect(r.body.error.message).toMatch(message);
     });
 
     it('metadata nested 2,000 deep: -32602 naming the limit (64), not a stack overflow', async () => {

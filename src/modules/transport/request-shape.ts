@@ -48,6 +48,32 @@ export function assertPartShape(part: unknown, path: string): void {
   }
 }
 
+/** JSON-RPC 0.3 methods whose params carry a client `message`. */
+export const LEGACY_MESSAGE_METHODS = new Set(['message/send', 'message/stream']);
+
+/**
+ * {@link assertMessageShape} for an A2A 0.3 `Message` (parts discriminated by `kind`), before the
+ * SDK's 0.3 → 1.0 translation, which crashes on a `file` part without a file object or with
+ * non-string `bytes`/`uri`, and hands non-string `text` to the agent.
+ * @throws {RequestMalformedError} (-32602) naming the offending member.
+ * @see A2A specification 0.3 §6.5 Part.
+ */
+export function assertLegacyMessageShape(message: unknown): void {
+  if (!isObject(message) || !Array.isArray(message.parts)) return; // the SDK names these
+  message.parts.forEach((part: unknown, i) => {
+    const path = `message.parts[${i}]`;
+    if (!isObject(part)) return; // the SDK: "Each part must be an object"
+    if (part.kind === 'text' && typeof part.text !== 'string') throw new RequestMalformedError(`${path}.text must be a string`);
+    if (part.kind !== 'file') return;
+    const file = part.file;
+    if (!isObject(file)) throw new RequestMalformedError(`${path}.file must be an object with bytes or uri`);
+    const content = ['bytes', 'uri'].filter((k) => file[k] !== undefined);
+    if (content.length === 0 || content.some((k) => typeof file[k] !== 'string')) {
+      throw new RequestMalformedError(`${path}.file needs bytes (base64) or uri, as a string`);
+    }
+  });
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -13,7 +13,7 @@ import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
-import { MESSAGE_METHODS, assertMessageShape } from '../request-shape';
+import { LEGACY_MESSAGE_METHODS, MESSAGE_METHODS, assertLegacyMessageShape, assertMessageShape } from '../request-shape';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
@@ -56,7 +56,9 @@ export class JsonRpcController {
     const { id = null, method } = envelope.request;
     let context: ServerCallContext;
     try {
-      if (!legacy && MESSAGE_METHODS.has(method)) assertMessageShape((envelope.request.params as { message?: unknown } | undefined)?.message);
+      const message = (envelope.request.params as { message?: unknown } | undefined)?.message;
+      if (!legacy && MESSAGE_METHODS.has(method)) assertMessageShape(message);
+      if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacyMessageShape(message);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
     } catch (err) {
       return this.sendError(reply, id, err, legacy);

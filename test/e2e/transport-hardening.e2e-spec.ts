@@ -74,6 +74,12 @@ describe('Transport hardening (issue #11)', () => {
       expect(r.body).toEqual({ error: expect.objectContaining({ code: 414, status: 'INVALID_ARGUMENT' }) });
     });
 
+    it('a malformed percent-encoding in a path parameter: 400 google.rpc.Status', async () => {
+      const r = await httpRequest(server.url, { path: '/tasks/%E0%A4%A', headers: { 'A2A-Version': '1.0' } });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ error: expect.objectContaining({ code: 400, status: 'INVALID_ARGUMENT' }) });
+    });
+
     it('an invalid Content-Length on POST /: 400 with a JSON-RPC envelope', async () => {
       const s = await rawSocket(server.url, 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}');
       const reply = parseRawResponse(await s.closed);

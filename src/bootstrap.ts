@@ -8,6 +8,8 @@ import { Env, RawEnv } from './config/env.schema';
 import { loadEnv } from './config/load-env';
 import { redactUrl } from './common/http/redact-url';
 import type { A2aFallbackExceptionFilter } from './modules/transport/a2a-fallback-exception.filter';
+import { registerRequestGuards } from './modules/transport/http/request-guards';
+import { capConnectionsPerAddress, serverLimitOptions } from './modules/transport/http/server-limits';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -22,6 +24,8 @@ export function adapterFor(env: Env, logStream?: NodeJS.WritableStream): Fastify
   const requestLog = level === 'debug' || level === 'verbose';
   return new FastifyAdapter({
     bodyLimit: env.SUPERQODE_A2A_MAX_BODY_BYTES,
+    // Request/head/keep-alive deadlines and A2A-shaped Node/Fastify-level errors (issue #11).
+    ...serverLimitOptions(env),
     // request.ip honours X-Forwarded-For only through this many trusted proxies.
     trustProxy: hops > 0 ? hops : false,
     logger: requestLog
@@ -50,13 +54,18 @@ export function loggerFor(env: Env): ConsoleLogger {
 /**
  * Wires what must be set on the Fastify instance itself (shared by production and tests):
  * raw-string body parsing for every media type (controllers parse, so bad JSON and wrong media
- * types get A2A errors) and shutdown hooks. Failures before a controller runs (413, unknown
- * route) reach Nest's global filter, {@link A2aFallbackExceptionFilter}. Call before `init()`/`listen()`.
+ * types get A2A errors), the request guards (Host, Origin, preflight, Content-Type: see
+ * {@link registerRequestGuards}), the per-address connection cap and shutdown hooks. Failures
+ * before a controller runs (413, unknown route) reach Nest's global filter,
+ * {@link A2aFallbackExceptionFilter}. Call before `init()`/`listen()`.
  */
 export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const config = app.get(A2aConfig);
+  registerRequestGuards(fastify, config);
+  capConnectionsPerAddress(app.getHttpServer(), config.http.maxConnectionsPerAddress);
   app.enableShutdownHooks();
   return app;
 }

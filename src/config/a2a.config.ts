@@ -58,6 +58,8 @@ export class A2aConfig {
   readonly understandTimeoutMs: number;
   /** Harness skill settings (issue #5). */
   readonly harness: HarnessServeSettings;
+  /** Transport guards and limits: origins, hosts, JSON depth, timeouts, connection cap (issues #11, #12). */
+  readonly http: HttpServeSettings;
 
   constructor(config: ConfigService) {
     const env = <K extends keyof Env>(key: K): Env[K] => config.get(key) as Env[K];
@@ -89,6 +91,15 @@ export class A2aConfig {
       token: this.operatorTokenConfigured,
       keySecret: this.keySecretConfigured,
     });
+    this.http = {
+      corsOrigins: env('SUPERQODE_A2A_CORS_ORIGINS'),
+      allowedHosts: env('SUPERQODE_A2A_ALLOWED_HOSTS'),
+      maxJsonDepth: env('SUPERQODE_A2A_MAX_JSON_DEPTH'),
+      headersTimeoutMs: env('SUPERQODE_A2A_HEADERS_TIMEOUT_MS'),
+      requestTimeoutMs: env('SUPERQODE_A2A_REQUEST_TIMEOUT_MS'),
+      keepAliveTimeoutMs: env('SUPERQODE_A2A_KEEP_ALIVE_TIMEOUT_MS'),
+      maxConnectionsPerAddress: env('SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS'),
+    };
   }
 
   /** An operator token is configured. */
@@ -126,6 +137,24 @@ export function remoteBindWarnings(config: A2aConfig, publicUrlGiven: boolean): 
     warnings.push('No --token nor SUPERQODE_A2A_KEY_SECRET: every caller is anonymous.');
   }
   return warnings;
+}
+
+/** HTTP-level guards and limits (see README, configuration). */
+export interface HttpServeSettings {
+  /** Origins (lowercase `scheme://host[:port]`) browsers may call the RPC routes from. */
+  readonly corsOrigins: readonly string[];
+  /** `Host` names accepted besides loopback names and the public URL's host (lowercase). */
+  readonly allowedHosts: readonly string[];
+  /** Deepest nesting of objects/arrays in a request body. */
+  readonly maxJsonDepth: number;
+  /** Request head deadline, ms. */
+  readonly headersTimeoutMs: number;
+  /** Whole-request (head + body) deadline, ms. */
+  readonly requestTimeoutMs: number;
+  /** Idle keep-alive connection lifetime, ms. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections per client address; 0 = no cap. */
+  readonly maxConnectionsPerAddress: number;
 }
 
 /** Where and how the harness skill runs. */

@@ -73,6 +73,26 @@ export const envSchema = z.object({
   SUPERQODE_A2A_UNDERSTAND_REQUESTS: bool.default(true),
   /** Time the model gets to read a shortlist request before the keyword parser answers, ms. */
   SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Browser origins (`scheme://host[:port]`) allowed to call the RPC routes, comma-separated (`--cors-origin`); default none. */
+  SUPERQODE_A2A_CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim().replace(/\/+$/, '').toLowerCase()).filter(Boolean)),
+  /** Extra `Host` header names accepted besides loopback and the public URL's host, comma-separated (`--allowed-host`). */
+  SUPERQODE_A2A_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
+  /** Deepest JSON nesting (objects and arrays) a request body may have; deeper bodies get -32602 / 400. */
+  SUPERQODE_A2A_MAX_JSON_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
+  /** Time a client has to send the request head (line and headers), ms; then 408. */
+  SUPERQODE_A2A_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Time a client has to send the whole request, body included, ms; then 408. Streams in reply are not cut. */
+  SUPERQODE_A2A_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Idle time before a kept-alive connection is closed, ms. */
+  SUPERQODE_A2A_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** Open connections allowed per client address (0 = no cap); more are answered 503 and closed. */
+  SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });

@@ -128,16 +128,16 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
       expect(r.body.error.details[0].reason).toBe('TASK_NOT_FOUND');
     });
 
-    it('cancel of a finished task → 409 TASK_NOT_CANCELABLE (A2A §5.4)', async () => {
+    it('cancel of a finished task → 400 TASK_NOT_CANCELABLE (A2A 1.0.1 §5.4)', async () => {
       const sent = await post(`${server.url}/message:send`, { message: aMessage('shortlist rust agents') }, REST_V1);
       const r = await post(`${server.url}/tasks/${sent.body.task.id}:cancel`, '', REST_V1);
-      expect(r.status).toBe(409);
+      expect(r.status).toBe(400);
       expect(r.body.error.details[0].reason).toBe('TASK_NOT_CANCELABLE');
     });
 
-    it('unsupported content type → 415 CONTENT_TYPE_NOT_SUPPORTED', async () => {
+    it('unsupported content type → 400 CONTENT_TYPE_NOT_SUPPORTED (A2A 1.0.1 §5.4)', async () => {
       const r = await post(`${server.url}/message:send`, 'hello', { 'content-type': 'text/plain', 'A2A-Version': '1.0' });
-      expect(r.status).toBe(415);
+      expect(r.status).toBe(400);
       expect(r.body.error.details[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
     });
 

@@ -2,9 +2,6 @@ import { HttpException, Logger } from '@nestjs/common';
 import {
   A2AError,
   A2A_ERROR_CODE,
-  ContentTypeNotSupportedError,
-  HTTP_STATUS,
-  TaskNotCancelableError,
   restStatusFor,
   toJsonRpcError,
   toRestErrorBody,
@@ -49,6 +46,8 @@ function transportRejection(err: unknown): TransportRejection | undefined {
     return { status: err.getStatus(), message, headers };
   }
   const e = err as { statusCode?: unknown; code?: unknown; message?: unknown };
+  // The client went away while its body was read (Node's `aborted`): nothing to log, no one to answer.
+  if (e?.code === 'ECONNRESET') return { status: 400, message: 'The client closed the connection.' };
   if (typeof e?.statusCode === 'number' && typeof e.code === 'string' && e.code.startsWith('FST_')) {
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return { status: 413, message: 'Request body exceeds the configured size limit.' };
@@ -102,8 +101,8 @@ export function renderJsonRpcError(err: unknown, legacy: boolean): RenderedError
 
 /**
  * Renders any error for the HTTP+JSON binding as a `google.rpc.Status` body.
- * Status from the SDK's `restStatusFor`, with two spec-driven overrides:
- * TaskNotCancelable → 409 (A2A §5.4 / §11.6 table) and ContentTypeNotSupported → 415 (RFC 9110 §15.5.16).
+ * Status from the SDK's `restStatusFor`, which follows A2A 1.0.1 §5.4 (TaskNotCancelable and
+ * ContentTypeNotSupported → 400; 1.0.0 had 409 and 415).
  */
 export function renderRestError(err: unknown): RenderedError<unknown> {
   const rejection = transportRejection(err);
@@ -115,9 +114,7 @@ export function renderRestError(err: unknown): RenderedError<unknown> {
     return { status: rejection.status, body, headers: rejection.headers };
   }
   const e = semantic(err);
-  let status = restStatusFor(e);
-  if (e instanceof TaskNotCancelableError) status = HTTP_STATUS.CONFLICT;
-  if (e instanceof ContentTypeNotSupportedError) status = 415;
+  const status = restStatusFor(e);
   return { status, body: toRestErrorBody(e, status) };
 }
 
@@ -128,9 +125,14 @@ const GOOGLE_STATUS: Record<number, string> = {
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   405: 'UNIMPLEMENTED',
+  408: 'DEADLINE_EXCEEDED',
   413: 'INVALID_ARGUMENT',
+  414: 'INVALID_ARGUMENT',
   415: 'INVALID_ARGUMENT',
+  421: 'FAILED_PRECONDITION',
   429: 'RESOURCE_EXHAUSTED',
+  431: 'INVALID_ARGUMENT',
+  503: 'UNAVAILABLE',
 };
 
 /**

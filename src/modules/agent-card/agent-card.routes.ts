@@ -10,15 +10,10 @@ const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'ETag, Last-Modified, Cache-Control, Vary',
 };
-const PREFLIGHT_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-  'access-control-allow-headers': 'A2A-Version, If-None-Match, If-Modified-Since',
-  'access-control-max-age': '86400',
-};
 
 /**
- * Discovery: the Agent Card at both well-known paths (GET, HEAD, CORS preflight), registered as
+ * Discovery: the Agent Card at both well-known paths (GET, HEAD; CORS preflights are answered by
+ * the transport's request guards, `registerRequestGuards`), registered as
  * plain Fastify routes. The card is public, never throttled and its bytes are prebuilt, so it
  * skips Nest's router, guards and filters: that path costs about a third of the CPU per request
  * (`npm run bench`, card GET). Conditional requests follow RFC 9110 §13: `If-None-Match` (list,
@@ -39,7 +34,6 @@ export class AgentCardRoutes implements OnModuleInit {
     const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
     for (const path of AGENT_CARD_PATHS) {
       fastify.get(path, (request, reply) => this.serve(request, reply));
-      fastify.options(path, (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
     }
   }
 

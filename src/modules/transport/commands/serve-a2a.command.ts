@@ -28,6 +28,13 @@ interface ServeA2aOptions {
   harnessAccess?: string;
   allowUnsandboxedHarness?: boolean;
   shortlist?: boolean;
+  corsOrigin?: string[];
+  allowedHost?: string[];
+  maxJsonDepth?: number;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  maxConnectionsPerAddress?: number;
 }
 
 /**
@@ -181,6 +188,41 @@ export class ServeA2aCommand extends CommandRunner {
     return false;
   }
 
+  @Option({ flags: '--cors-origin <origin>', description: 'browser origin allowed to call the RPC routes (repeatable; default none)' })
+  parseCorsOrigin(v: string, previous: string[] = []): string[] {
+    return [...previous, v];
+  }
+
+  @Option({ flags: '--allowed-host <host>', description: 'Host header accepted besides loopback and the --public-url host (repeatable)' })
+  parseAllowedHost(v: string, previous: string[] = []): string[] {
+    return [...previous, v];
+  }
+
+  @Option({ flags: '--max-json-depth <n>', description: 'deepest nesting of a request body (default 64)' })
+  parseMaxJsonDepth(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--headers-timeout-ms <ms>', description: 'time to send the request head (default 10000)' })
+  parseHeadersTimeoutMs(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--request-timeout-ms <ms>', description: 'time to send the whole request, body included (default 30000)' })
+  parseRequestTimeoutMs(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--keep-alive-timeout-ms <ms>', description: 'idle keep-alive connection lifetime (default 5000)' })
+  parseKeepAliveTimeoutMs(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--max-connections-per-address <n>', description: 'open connections per client address (default 64; 0 = no cap)' })
+  parseMaxConnectionsPerAddress(v: string): number {
+    return Number(v);
+  }
+
   @Option({ flags: '--export-agent-card <file>', description: 'write the Agent Card this configuration serves, then exit' })
   parseExportAgentCard(v: string): string {
     return v;
@@ -223,5 +265,12 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_HARNESS_ACCESS: o.harnessAccess as RawEnv['SUPERQODE_A2A_HARNESS_ACCESS'],
     SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS: o.allowUnsandboxedHarness,
     SUPERQODE_A2A_SHORTLIST_ENABLED: o.shortlist === false ? false : undefined,
+    SUPERQODE_A2A_CORS_ORIGINS: o.corsOrigin?.join(','),
+    SUPERQODE_A2A_ALLOWED_HOSTS: o.allowedHost?.join(','),
+    SUPERQODE_A2A_MAX_JSON_DEPTH: o.maxJsonDepth,
+    SUPERQODE_A2A_HEADERS_TIMEOUT_MS: o.headersTimeoutMs,
+    SUPERQODE_A2A_REQUEST_TIMEOUT_MS: o.requestTimeoutMs,
+    SUPERQODE_A2A_KEEP_ALIVE_TIMEOUT_MS: o.keepAliveTimeoutMs,
+    SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS: o.maxConnectionsPerAddress,
   };
 }

@@ -1,5 +1,6 @@
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import type { JsonRpcErrorObject } from '../../../common/errors/a2a-error-render';
+import { jsonDepth, tooDeepMessage } from '../../../common/http/json-depth';
 
 /** A JSON-RPC 2.0 request id (JSON-RPC 2.0 §4). */
 export type JsonRpcId = string | number | null;
@@ -21,10 +22,13 @@ export type EnvelopeResult =
  * Parses and checks the JSON-RPC 2.0 envelope before it reaches the SDK, so the two
  * protocol-level failures get their own codes: -32700 (not JSON) and -32600 (not a
  * Request object: not an object, a batch, wrong `jsonrpc`, missing `method`, bad `id`).
+ * A body nested deeper than `maxDepth` gets -32602 naming the limit (with the request's id):
+ * deeper documents would overflow the stack in recursive decoders further on.
  * @param body - Raw request body (string) as read by the raw body parser.
+ * @param maxDepth - Deepest nesting of objects/arrays accepted (SUPERQODE_A2A_MAX_JSON_DEPTH).
  * @see JSON-RPC 2.0 §4, §5.1; A2A specification §9.
  */
-export function readEnvelope(body: unknown): EnvelopeResult {
+export function readEnvelope(body: unknown, maxDepth = Number.MAX_SAFE_INTEGER): EnvelopeResult {
   let value: unknown;
   try {
     value = typeof body === 'string' ? JSON.parse(body) : body;
@@ -48,6 +52,9 @@ export function readEnvelope(body: unknown): EnvelopeResult {
   }
   if (req.params !== undefined && (typeof req.params !== 'object' || req.params === null || Array.isArray(req.params))) {
     return failure(safeId, A2A_ERROR_CODE.INVALID_PARAMS, 'params must be an object.');
+  }
+  if (typeof body === 'string' && jsonDepth(body, maxDepth) > maxDepth) {
+    return failure(safeId, A2A_ERROR_CODE.INVALID_PARAMS, tooDeepMessage(maxDepth));
   }
   return { ok: true, request: req as unknown as JsonRpcRequest };
 }

@@ -14,6 +14,7 @@ import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
+import { LEGACY_MESSAGE_METHODS, MESSAGE_METHODS, assertLegacyMessageShape, assertMessageShape } from '../request-shape';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
@@ -48,7 +49,7 @@ export class JsonRpcController {
       const err = new ContentTypeNotSupportedError(`Unsupported Content-Type "${media}"; expected ${JSON_MEDIA_TYPE}.`);
       return this.sendError(reply, null, err, legacy);
     }
-    const envelope = readEnvelope(request.body ?? '');
+    const envelope = readEnvelope(request.body ?? '', this.config.http.maxJsonDepth);
     if (!envelope.ok) {
       reply.code(200).send({ jsonrpc: '2.0', id: envelope.id, error: envelope.error });
       return;
@@ -56,6 +57,9 @@ export class JsonRpcController {
     const { id = null, method } = envelope.request;
     let context: ServerCallContext;
     try {
+      const message = (envelope.request.params as { message?: unknown } | undefined)?.message;
+      if (!legacy && MESSAGE_METHODS.has(method)) assertMessageShape(message);
+      if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacyMessageShape(message);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
     } catch (err) {
       return this.sendError(reply, id, err, legacy);

@@ -2,15 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import { ListTasksResponse, taskStateFromJSON } from '@a2a-js/sdk';
 import type { ListTasksRequest } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, RequestMalformedError } from '@a2a-js/sdk/errors';
+import { jsonDepth, tooDeepMessage } from '../../../common/http/json-depth';
 import { A2A_MEDIA_TYPE, JSON_MEDIA_TYPE, mediaTypeOf } from '../transport.constants';
 
 /**
  * The JSON object a REST request carries: empty body → `{}`.
  * @throws {ContentTypeNotSupportedError} Body with a media type other than JSON / A2A JSON.
- * @throws {RequestMalformedError} Body that is not JSON, or not a JSON object.
+ * @throws {RequestMalformedError} Body that is not JSON, not a JSON object, or nested deeper
+ *   than `maxDepth` (HTTP 400, message naming the limit).
  * @see A2A specification §11.1 (media types), §11.6 (errors).
  */
-export function readJsonBody(request: FastifyRequest): Record<string, unknown> {
+export function readJsonBody(request: FastifyRequest, maxDepth = Number.MAX_SAFE_INTEGER): Record<string, unknown> {
   const media = mediaTypeOf(request.headers['content-type']);
   const raw = typeof request.body === 'string' ? request.body : '';
   if (media !== undefined && media !== JSON_MEDIA_TYPE && media !== A2A_MEDIA_TYPE) {
@@ -28,6 +30,7 @@ export function readJsonBody(request: FastifyRequest): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new RequestMalformedError('The request body must be a JSON object.');
   }
+  if (jsonDepth(raw, maxDepth) > maxDepth) throw new RequestMalformedError(tooDeepMessage(maxDepth));
   return value as Record<string, unknown>;
 }
 

@@ -16,6 +16,8 @@ import { renderRestError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
 import { writeSse } from '../sse-writer';
 import { A2A_REQUEST_HANDLER } from '../transport.constants';
+import { A2aConfig } from '../../../config/a2a.config';
+import { assertMessageShape } from '../request-shape';
 import { RestExceptionFilter } from './rest-exception.filter';
 import { integerParam, listTasksJson, listTasksRequest, readJsonBody, replyMediaType } from './rest-request';
 
@@ -34,13 +36,14 @@ export class RestController {
   constructor(
     @Inject(A2A_REQUEST_HANDLER) private readonly handler: A2ARequestHandler,
     private readonly contexts: CallContextService,
+    private readonly config: A2aConfig,
   ) {}
 
   /** SendMessage: `{"task": …}` or `{"message": …}`. */
   @Post('message::send')
   async send(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const ctx = this.context(req);
-    const params = SendMessageRequest.fromJSON(readJsonBody(req));
+    const params = SendMessageRequest.fromJSON(this.messageBody(req));
     const result = await this.handler.sendMessage(params, ctx);
     const payload = 'messageId' in result
       ? { $case: 'message' as const, value: result as Message }
@@ -52,7 +55,7 @@ export class RestController {
   @Post('message::stream')
   async stream(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const ctx = this.context(req);
-    const params = SendMessageRequest.fromJSON(readJsonBody(req));
+    const params = SendMessageRequest.fromJSON(this.messageBody(req));
     await this.sse(reply, this.handler.sendMessageStream(params, ctx), 'drain');
   }
 
@@ -92,7 +95,7 @@ export class RestController {
   ): Promise<void> {
     const ctx = this.context(req);
     const { id, verb } = splitSegment(segment);
-    readJsonBody(req);
+    readJsonBody(req, this.config.http.maxJsonDepth);
     if (verb === 'subscribe') return this.subscribe(reply, id, ctx);
     if (verb !== 'cancel') throw new NotFoundException(`No route for POST /tasks/${segment}`);
     const task = await this.handler.cancelTask({ id, tenant: '', metadata: {} }, ctx);
@@ -110,7 +113,7 @@ export class RestController {
   @Post('tasks/:id/pushNotificationConfigs')
   async createPush(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const ctx = this.context(req);
-    const config = TaskPushNotificationConfig.fromJSON({ ...readJsonBody(req), taskId: id });
+    const config = TaskPushNotificationConfig.fromJSON({ ...readJsonBody(req, this.config.http.maxJsonDepth), taskId: id });
     const result = await this.handler.createTaskPushNotificationConfig(config, ctx);
     this.json(req, reply, 201, TaskPushNotificationConfig.toJSON(result));
   }
@@ -142,6 +145,13 @@ export class RestController {
   ): Promise<void> {
     await this.handler.deleteTaskPushNotificationConfig({ taskId, id: configId, tenant: '' }, this.context(req));
     reply.code(204).send();
+  }
+
+  /** A SendMessage body: depth-bounded JSON whose `message` has a decodable shape. */
+  private messageBody(req: FastifyRequest): Record<string, unknown> {
+    const body = readJsonBody(req, this.config.http.maxJsonDepth);
+    assertMessageShape(body.message);
+    return body;
   }
 
   private context(req: FastifyRequest): ServerCallContext {

@@ -1,0 +1,79 @@
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+
+/** A2A 1.0 `Part` content members (proto JSON names of the `content` oneof). */
+const PART_CONTENT = ['text', 'raw', 'url', 'data'] as const;
+/** Content members whose JSON value must be a string (`raw` is base64 bytes). */
+const STRING_CONTENT = new Set<string>(['text', 'raw', 'url']);
+
+/** JSON-RPC 1.0 methods whose params carry a client `message` (HTTP+JSON: `message:send`/`:stream`). */
+export const MESSAGE_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
+
+/**
+ * Checks the JSON shape of a client A2A 1.0 `Message` before the SDK's `fromJSON` decodes it,
+ * so shapes the decoder would crash on (a `null` or scalar part, `raw: 5`) are invalid params
+ * instead of internal errors. The one place for part-shape rules: checks after decoding (no
+ * content, unknown skill) stay in `SuperqodeRequestHandler`; a new JSON-level rule goes here.
+ * Absent members are left to the handler ("message is required", "parts must not be empty").
+ * @param message - `params.message` (JSON-RPC) or the body's `message` (HTTP+JSON), as parsed.
+ * @throws {RequestMalformedError} (-32602 / HTTP 400) naming the offending member.
+ * @see A2A specification 1.0.1 §4.1.4 Message, §4.1.6 Part.
+ */
+export function assertMessageShape(message: unknown): void {
+  if (message === undefined || message === null) return;
+  if (!isObject(message)) throw new RequestMalformedError('message must be an object');
+  const parts = message.parts;
+  if (parts === undefined || parts === null) return;
+  if (!Array.isArray(parts)) throw new RequestMalformedError('message.parts must be an array');
+  parts.forEach((part, i) => assertPartShape(part, `message.parts[${i}]`));
+}
+
+/**
+ * Checks one part's JSON shape: an object with one content member of the right JSON type.
+ * @param path - Where the part sits, for the error message (`message.parts[0]`).
+ * @throws {RequestMalformedError} Not an object, no content member, or a content member of the wrong type.
+ */
+export function assertPartShape(part: unknown, path: string): void {
+  if (!isObject(part)) throw new RequestMalformedError(`${path} must be an object`);
+  const present = PART_CONTENT.filter((k) => part[k] !== undefined);
+  if (present.length === 0) {
+    throw new RequestMalformedError(`${path} has no content: expected one of text, raw, url or data`);
+  }
+  for (const k of present) {
+    if (STRING_CONTENT.has(k) && typeof part[k] !== 'string') {
+      throw new RequestMalformedError(`${path}.${k} must be a string${k === 'raw' ? ' (base64)' : ''}`);
+    }
+  }
+  if (part.metadata !== undefined && part.metadata !== null && !isObject(part.metadata)) {
+    throw new RequestMalformedError(`${path}.metadata must be an object`);
+  }
+}
+
+/** JSON-RPC 0.3 methods whose params carry a client `message`. */
+export const LEGACY_MESSAGE_METHODS = new Set(['message/send', 'message/stream']);
+
+/**
+ * {@link assertMessageShape} for an A2A 0.3 `Message` (parts discriminated by `kind`), before the
+ * SDK's 0.3 → 1.0 translation, which crashes on a `file` part without a file object or with
+ * non-string `bytes`/`uri`, and hands non-string `text` to the agent.
+ * @throws {RequestMalformedError} (-32602) naming the offending member.
+ * @see A2A specification 0.3 §6.5 Part.
+ */
+export function assertLegacyMessageShape(message: unknown): void {
+  if (!isObject(message) || !Array.isArray(message.parts)) return; // the SDK names these
+  message.parts.forEach((part: unknown, i) => {
+    const path = `message.parts[${i}]`;
+    if (!isObject(part)) return; // the SDK: "Each part must be an object"
+    if (part.kind === 'text' && typeof part.text !== 'string') throw new RequestMalformedError(`${path}.text must be a string`);
+    if (part.kind !== 'file') return;
+    const file = part.file;
+    if (!isObject(file)) throw new RequestMalformedError(`${path}.file must be an object with bytes or uri`);
+    const content = ['bytes', 'uri'].filter((k) => file[k] !== undefined);
+    if (content.length === 0 || content.some((k) => typeof file[k] !== 'string')) {
+      throw new RequestMalformedError(`${path}.file needs bytes (base64) or uri, as a string`);
+    }
+  });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -146,6 +146,11 @@ export class ShortlistService {
 
   constructor(private readonly catalogue: CatalogueService) {}
 
+  /** Every catalogue entry, in file order (names for the phrase match). */
+  catalogueEntries(): readonly CatalogueEntry[] {
+    return this.catalogue.entries();
+  }
+
   /**
    * Builds the shortlist for one request.
    * @param text - The user's request in free text.

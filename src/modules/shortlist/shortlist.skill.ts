@@ -20,17 +20,11 @@ import {
   textPart,
 } from '../skills/message-parts';
 import { ShortlistService } from './shortlist.service';
+import { entryNames, isShortlistQuestion, namePattern } from './shortlist-phrases';
 
 /** Skill id advertised in the card and accepted in `superqodeSkill` metadata. */
 export const SHORTLIST_SKILL_ID = 'harness-shortlist';
 
-const PHRASES = [
-  /\bwhich (coding )?harness(es)?\b/i,
-  /\brecommend (me )?(a |some )?(coding )?(harness|harnesses|agent|agents)\b/i,
-  /\bshortlist\b/i,
-  /\b(best|right) (coding )?(harness|agent) for\b/i,
-  /\bcompare (coding )?(harnesses|agents)\b/i,
-];
 
 /**
  * `harness-shortlist`: answers "which coding harness fits me" from the shipped Hub catalogue.
@@ -42,6 +36,8 @@ const PHRASES = [
 export class ShortlistSkill extends A2aSkill {
   readonly id = SHORTLIST_SKILL_ID;
   private readonly logger = new Logger(ShortlistSkill.name);
+  /** Catalogue entry names, for comparison questions ("claude code vs codex"). */
+  private readonly names: RegExp;
 
   constructor(
     private readonly shortlist: ShortlistService,
@@ -51,6 +47,7 @@ export class ShortlistSkill extends A2aSkill {
     private readonly reader: ShortlistRequestReader,
   ) {
     super();
+    this.names = namePattern(entryNames(shortlist.catalogueEntries()));
   }
 
   /**
@@ -74,8 +71,9 @@ export class ShortlistSkill extends A2aSkill {
     return this.config.shortlistEnabled;
   }
 
+  /** Questions about choosing or comparing coding agents/harnesses (see shortlist-phrases.ts). */
   matchesText(text: string): boolean {
-    return PHRASES.some((re) => re.test(text));
+    return isShortlistQuestion(text, this.names);
   }
 
   card(): AgentSkill {

@@ -20,6 +20,11 @@ export class SkillRouter {
     return this.skills.filter((s) => s.isServed());
   }
 
+  /** Skills this deployment knows but does not serve, each with why (for `/health`). */
+  notServed(): { id: string; reason: string }[] {
+    return this.skills.filter((s) => !s.isServed()).map((s) => ({ id: s.id, reason: s.notServedReason() }));
+  }
+
   /**
    * Resolves the skill for a SendMessage request.
    * @throws {RequestMalformedError} The request names a skill id this deployment does not serve

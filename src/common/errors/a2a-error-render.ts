@@ -10,6 +10,7 @@ import {
   toRestErrorBody,
 } from '@a2a-js/sdk/errors';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { PartContentTypeNotSupportedError } from './part-content-type.error';
 
 /** JSON-RPC 2.0 error object (`error` member of a response envelope). */
 export interface JsonRpcErrorObject {
@@ -103,7 +104,8 @@ export function renderJsonRpcError(err: unknown, legacy: boolean): RenderedError
 /**
  * Renders any error for the HTTP+JSON binding as a `google.rpc.Status` body.
  * Status from the SDK's `restStatusFor`, with two spec-driven overrides:
- * TaskNotCancelable → 409 (A2A §5.4 / §11.6 table) and ContentTypeNotSupported → 415 (RFC 9110 §15.5.16).
+ * TaskNotCancelable → 409 (A2A §5.4 / §11.6 table) and a refused request Content-Type → 415
+ * (RFC 9110 §15.5.16); a part mode the skill does not take stays 400 (A2A §5.4).
  */
 export function renderRestError(err: unknown): RenderedError<unknown> {
   const rejection = transportRejection(err);
@@ -117,7 +119,7 @@ export function renderRestError(err: unknown): RenderedError<unknown> {
   const e = semantic(err);
   let status = restStatusFor(e);
   if (e instanceof TaskNotCancelableError) status = HTTP_STATUS.CONFLICT;
-  if (e instanceof ContentTypeNotSupportedError) status = 415;
+  if (e instanceof ContentTypeNotSupportedError && !(e instanceof PartContentTypeNotSupportedError)) status = 415;
   return { status, body: toRestErrorBody(e, status) };
 }
 

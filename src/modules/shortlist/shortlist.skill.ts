@@ -5,12 +5,13 @@ import { parseConstraints } from './request-constraints';
 import type { ShortlistConstraints } from './request-constraints';
 import { ShortlistRequestReader } from './shortlist-request-reader';
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentSkill, Task } from '@a2a-js/sdk';
+import type { AgentSkill, Part, Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { A2aConfig } from '../../config/a2a.config';
 import { Clock, IdGenerator } from '../../common/runtime/clock';
-import { A2aSkill } from '../skills/a2a-skill';
+import { A2aSkill, isStreamingTurn } from '../skills/a2a-skill';
+import { acceptsOutput } from '../skills/content-modes';
 import {
   agentMessage,
   artifact,
@@ -20,6 +21,7 @@ import {
   textPart,
 } from '../skills/message-parts';
 import { ShortlistService } from './shortlist.service';
+import type { ShortlistAnswer } from './shortlist.service';
 import { entryNames, isShortlistQuestion, namePattern } from './shortlist-phrases';
 
 /** Skill id advertised in the card and accepted in `superqodeSkill` metadata. */
@@ -89,27 +91,30 @@ export class ShortlistSkill extends A2aSkill {
         'Which harness is an ACP agent that works in Zed?',
         'Shortlist MIT-licensed coding agents for Python',
       ],
-      inputModes: ['text/plain'],
+      inputModes: ['text/plain', 'text/*'],
       outputModes: ['text/plain', 'application/json'],
       securityRequirements: [],
     };
   }
 
-  /** Answers in one event: the Task, COMPLETED, with the shortlist artifact and status message. */
+  /**
+   * Blocking: one event, the Task COMPLETED with the shortlist artifact and status message (one
+   * store write). Streaming: the Task (WORKING), the artifact as an artifact update, then the
+   * COMPLETED status update (0.3: `final: true`), so streaming clients see the answer arrive.
+   * Parts follow `acceptedOutputModes`: text only → no data part.
+   */
   async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
     const { taskId, contextId } = context;
+    const streaming = isStreamingTurn(context.context);
+    if (streaming) {
+      const working = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
+      bus.publish(AgentEvent.task({ ...task, status: working }));
+    }
     const text = messageText(context.userMessage);
     const { constraints, understood } = await this.understand(text, callerTier(context.context));
     const answer = this.shortlist.answer(text, constraints);
-    const data = {
-      entries: answer.entries,
-      // Held back, not ranked: names only (the full views tripled the payload of every answer).
-      supplied: answer.supplied.map(({ id, name, readiness }) => ({ id, name, readiness })),
-      constraints: answer.constraints,
-      notes: answer.notes,
-      catalogueVersion: answer.catalogueVersion,
-    };
-    const shortlist = artifact({ artifactId: this.ids.next(), name: 'shortlist', parts: [textPart(answer.text), dataPart(data)] });
+    const accepted = context.request.configuration?.acceptedOutputModes ?? [];
+    const shortlist = artifact({ artifactId: this.ids.next(), name: 'shortlist', parts: answerParts(answer, accepted) });
     const summary = `Shortlist of ${answer.entries.length} harness(es) from the Hub catalogue.`;
     const message = agentMessage({
       messageId: this.ids.next(),
@@ -122,12 +127,38 @@ export class ShortlistSkill extends A2aSkill {
         superqodeUnderstood: understood,
       },
     });
-    const status = { state: TaskState.TASK_STATE_COMPLETED, message, timestamp: this.clock.isoNow() };
-    bus.publish(AgentEvent.task({ ...task, status, artifacts: [...task.artifacts, shortlist] }));
+    const state = TaskState.TASK_STATE_COMPLETED;
+    if (!streaming) {
+      const status = { state, message, timestamp: this.clock.isoNow() };
+      bus.publish(AgentEvent.task({ ...task, status, artifacts: [...task.artifacts, shortlist] }));
+      return;
+    }
+    const update = { taskId, contextId, artifact: shortlist, append: false, lastChunk: true, metadata: undefined };
+    bus.publish(AgentEvent.artifactUpdate(update));
+    bus.publish(AgentEvent.statusUpdate(statusUpdate({ taskId, contextId, state, timestamp: this.clock.isoNow(), message })));
   }
 
   /** The shortlist answers synchronously; nothing to stop, the router publishes CANCELED. */
   async cancel(): Promise<boolean> {
     return false;
   }
+}
+
+/**
+ * The answer's parts in the accepted output modes: the text (`text/plain`) and the structured data
+ * (`application/json`); the request handler has refused requests that accept neither.
+ */
+function answerParts(answer: ShortlistAnswer, acceptedOutputModes: readonly string[]): Part[] {
+  const data = {
+    entries: answer.entries,
+    // Held back, not ranked: names only (the full views tripled the payload of every answer).
+    supplied: answer.supplied.map(({ id, name, readiness }) => ({ id, name, readiness })),
+    constraints: answer.constraints,
+    notes: answer.notes,
+    catalogueVersion: answer.catalogueVersion,
+  };
+  const parts: Part[] = [];
+  if (acceptsOutput('text/plain', acceptedOutputModes)) parts.push(textPart(answer.text));
+  if (acceptsOutput('application/json', acceptedOutputModes)) parts.push(dataPart(data));
+  return parts;
 }

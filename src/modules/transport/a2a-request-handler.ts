@@ -5,6 +5,8 @@ import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Task } from '@a2a-js/sdk';
 import { SkillRouter } from '../skills/skill-router.service';
+import { checkContentModes } from '../skills/content-modes';
+import { STREAMING_STATE_KEY } from '../skills/skills.constants';
 
 /**
  * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
@@ -35,6 +37,7 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     await this.check(params, context);
+    context.state.set(STREAMING_STATE_KEY, true);
     yield* super.sendMessageStream(params, context);
   }
 
@@ -52,6 +55,8 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
-    await this.router.resolve(params, message).authorize(message, context);
+    const skill = this.router.resolve(params, message);
+    checkContentModes(skill.card(), message, params.configuration?.acceptedOutputModes ?? []);
+    await skill.authorize(message, context);
   }
 }

@@ -118,7 +118,7 @@ export class HarnessSkill
         'Explain what src/main.ts does',
         'Add a --verbose flag to the CLI and update the README',
       ],
-      inputModes: ['text/plain', 'application/json'],
+      inputModes: ['text/plain', 'text/*', 'application/json'],
       outputModes: ['text/plain', 'text/x-diff'],
       securityRequirements: [],
     };

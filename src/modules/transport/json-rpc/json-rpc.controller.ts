@@ -9,12 +9,14 @@ import { A2aConfig } from '../../../config/a2a.config';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderJsonRpcError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
+import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
+const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
 
 type Envelope = { jsonrpc: '2.0'; id: JsonRpcId; result?: unknown; error?: { code: number; message: string } };
@@ -56,6 +58,9 @@ export class JsonRpcController {
     let context: ServerCallContext;
     try {
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
+      if (!legacy && SEND_METHODS.has(method)) {
+        rejectAmbiguousParts((envelope.request.params as { message?: unknown } | undefined)?.message);
+      }
     } catch (err) {
       return this.sendError(reply, id, err, legacy);
     }

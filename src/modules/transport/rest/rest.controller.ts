@@ -14,6 +14,7 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderRestError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
+import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse } from '../sse-writer';
 import { A2A_REQUEST_HANDLER } from '../transport.constants';
 import { RestExceptionFilter } from './rest-exception.filter';
@@ -40,7 +41,7 @@ export class RestController {
   @Post('message::send')
   async send(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const ctx = this.context(req);
-    const params = SendMessageRequest.fromJSON(readJsonBody(req));
+    const params = SendMessageRequest.fromJSON(readSendBody(req));
     const result = await this.handler.sendMessage(params, ctx);
     const payload = 'messageId' in result
       ? { $case: 'message' as const, value: result as Message }
@@ -52,7 +53,7 @@ export class RestController {
   @Post('message::stream')
   async stream(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const ctx = this.context(req);
-    const params = SendMessageRequest.fromJSON(readJsonBody(req));
+    const params = SendMessageRequest.fromJSON(readSendBody(req));
     await this.sse(reply, this.handler.sendMessageStream(params, ctx), 'drain');
   }
 
@@ -172,6 +173,13 @@ export class RestController {
       onDisconnect,
     });
   }
+}
+
+/** A SendMessageRequest body, refusing parts with two content members (before decoding). */
+function readSendBody(req: FastifyRequest): Record<string, unknown> {
+  const body = readJsonBody(req);
+  rejectAmbiguousParts(body.message);
+  return body;
 }
 
 /** `abc:cancel` → { id: 'abc', verb: 'cancel' }; `abc` → { id: 'abc' }. */

@@ -16,6 +16,8 @@ import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.fi
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
+/** 0.3 streaming methods: every answer, errors included, is SSE with plain `data:` frames. */
+const LEGACY_STREAM_METHODS = new Set(['message/stream', LEGACY_RESUBSCRIBE]);
 const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
 
@@ -70,6 +72,11 @@ export class JsonRpcController {
     if (isAsyncIterable(result)) {
       return this.stream(reply, result, { id, legacy, headers, method });
     }
+    if (legacy && LEGACY_STREAM_METHODS.has(method) && result.error) {
+      const internal = result.error.code === A2A_ERROR_CODE.INTERNAL_ERROR;
+      const error = internal ? { code: result.error.code, message: 'Internal error.' } : result.error;
+      return writeSseError(reply, { ...result, error }, headers, 'data');
+    }
     this.send(reply, result, headers);
   }
 
@@ -98,7 +105,7 @@ export class JsonRpcController {
     try {
       first = await iterator.next();
     } catch (err) {
-      if (opts.method !== LEGACY_RESUBSCRIBE) return this.sendError(reply, opts.id, err, opts.legacy);
+      if (!opts.legacy) return this.sendError(reply, opts.id, err, opts.legacy);
       return this.streamError(reply, opts, err);
     }
     await writeSse({
@@ -109,17 +116,22 @@ export class JsonRpcController {
       encodeError: (err) => ({ jsonrpc: '2.0', id: opts.id, error: renderJsonRpcError(err, opts.legacy).body }),
       onDisconnect: STREAM_STOP_METHODS.has(opts.method) ? 'stop' : 'drain',
       headers: opts.headers,
+      errorFrame: opts.legacy ? 'data' : 'event',
     });
   }
 
-  /** 0.3 `tasks/resubscribe` always answers with SSE, even for an early error (SDK parity). */
+  /**
+   * 0.3 `message/stream` and `tasks/resubscribe` answer an early error as HTTP 200 SSE with one
+   * plain `data:` frame holding the JSON-RPC error (0.3 clients insist on text/event-stream and
+   * read only `data:` frames; `event: error` is raised untyped by a2a-python's compat client).
+   */
   private streamError(
     reply: FastifyReply,
     opts: { id: JsonRpcId; legacy: boolean; headers: Record<string, string> },
     err: unknown,
   ): void {
     const error = renderJsonRpcError(err, opts.legacy).body;
-    writeSseError(reply, { jsonrpc: '2.0', id: opts.id, error }, opts.headers);
+    writeSseError(reply, { jsonrpc: '2.0', id: opts.id, error }, opts.headers, 'data');
   }
 }
 

@@ -87,9 +87,9 @@ export class ShortlistSkill extends A2aSkill {
         '(open source, licence, local models, editor, ACP, policies). A catalogue shortlist, not a measurement.',
       tags: ['coding-agents', 'harness', 'recommendation', 'catalogue'],
       examples: [
-        'Which harness should I use for an open source project with local models?',
-        'Which harness is an ACP agent that works in Zed?',
-        'Shortlist MIT-licensed coding agents for Python',
+        'Which open source harness has approvals and a sandbox?',
+        'Which harness is an open source ACP agent with an MIT licence?',
+        'Shortlist Apache-licensed coding agents that run in the terminal',
       ],
       inputModes: ['text/plain', 'text/*'],
       outputModes: ['text/plain', 'application/json'],

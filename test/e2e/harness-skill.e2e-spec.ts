@@ -124,6 +124,27 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
     expect(diff.parts[0].text).toContain(`+approved`);
   });
 
+  it('acceptedOutputModes text/plain leaves out the text/x-diff changes.diff artifact (issue #11.11)', async () => {
+    const write = (path: string) => ({ text: 'Writing.', toolCalls: [{ name: 'write_file', arguments: { path, content: 'x\n' } }] });
+    fake.enqueue(write('modes-all.txt'), { text: 'Done.' }, write('modes-text.txt'), { text: 'Done.' });
+    const send = (text: string, configuration?: unknown) =>
+      post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(text), ...(configuration ? { configuration } : {}) }), V1).then((r) => r.body.result.task);
+    const all = await send('write modes-all.txt');
+    expect(all.artifacts.map((a: { name: string }) => a.name)).toEqual(['answer', 'changes.diff']);
+    const textOnly = await send('write modes-text.txt', { acceptedOutputModes: ['text/plain'] });
+    expect(textOnly.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(textOnly.artifacts.map((a: { name: string }) => a.name)).toEqual(['answer']);
+  });
+
+  it('an image part is refused before any model call (ContentTypeNotSupported, issue #11.11)', async () => {
+    const before = fake.requests.length;
+    const message = { ...aMessage('x'), parts: [{ text: 'fix the bug shown' }, { url: 'https://example.com/bug.png', mediaType: 'image/png' }] };
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message }), V1);
+    expect(r.body.error.code).toBe(-32005);
+    expect(r.body.error.message).toMatch(/superqode-harness.*accepts text\/plain, text\/\*, application\/json/);
+    expect(fake.requests.length).toBe(before);
+  });
+
   it('a deny (data part {"decision":"deny"}) resumes the run without executing the call', async () => {
     fake.enqueue({ text: 'Writing.', toolCalls: [{ name: 'write_file', arguments: { path: 'ask-denied.txt', content: 'x' } }] }, { text: 'Not written.' });
     const asked = (await post(`${server.url}/message:send`, { message: aMessage('write ask-denied.txt') }, REST)).body.task;

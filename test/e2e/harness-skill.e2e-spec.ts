@@ -73,6 +73,18 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it.each([
+    'what coding agent should I use?',
+    'which agent supports ollama',
+    'I need a harness for Python with approvals',
+    'compare claude code and codex',
+  ])('with both skills served, the question "%s" goes to the shortlist (issue #11.14)', async (text) => {
+    const before = fake.requests.length;
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(text) }), V1);
+    expect(r.body.result.task.status.message.metadata.superqodeSkill).toBe('harness-shortlist');
+    expect(fake.requests.length).toBe(before);
+  });
+
   it('streams the answer as artifact chunks before completion; the status carries the session id', async () => {
     fake.enqueue({ text: 'The answer grows in pieces over time.', chunkDelayMs: 5 });
     const contextId = randomUUID();

@@ -18,8 +18,6 @@ import { messageText } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessApprovalDecision, HarnessEvent } from '../protocol/harness-events';
 import { HarnessProtocolController } from '../protocol/harness-protocol';
-import { HarnessProviderError } from '../protocol/harness-protocol.errors';
-import { selectModel } from '../providers/model-selection';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
@@ -66,7 +64,7 @@ export class HarnessSkill
   ) {
     super();
     // An embedded controller chooses its own model; the built-in one needs a resolvable choice.
-    this.modelProblem = embedded ? null : modelProblem(runtime);
+    this.modelProblem = embedded ? null : runtime.modelProblem();
   }
 
   /**
@@ -245,15 +243,4 @@ export function decisionOf(message: Message): HarnessApprovalDecision | undefine
     if (/^(deny|denied|no|n|reject)\b/.test(word)) return 'deny';
   }
   return undefined;
-}
-
-/** Why the runtime's model choice cannot run (the provider error's message), or null when it can. */
-function modelProblem(runtime: HarnessRuntime): string | null {
-  try {
-    selectModel(runtime.model, runtime.spec.model_policy.primary);
-    return null;
-  } catch (err) {
-    if (err instanceof HarnessProviderError) return err.message;
-    throw err;
-  }
 }

@@ -25,7 +25,7 @@ describe('Input and output modes of the routed skill (A2A §4.4.5, §3.2.2)', ()
   ])('%s is ContentTypeNotSupported (-32005) naming the accepted modes', async (_what, part) => {
     const r = await send(withParts([{ text: 'which harness fits python?' }, part]));
     expect(r.body.error.code).toBe(-32005);
-    expect(r.body.error.message).toMatch(/message\.parts\[1\].*harness-shortlist.*accepts text\/plain, text\/\*/);
+    expect(r.body.error.message).toMatch(/message\.parts\[1\].*harness-shortlist.*accepts text\/plain, text\/markdown \(text parts, and text\/\* files/);
   });
 
   it('REST answers 400 CONTENT_TYPE_NOT_SUPPORTED for an image part (spec §5.4)', async () => {
@@ -44,6 +44,11 @@ describe('Input and output modes of the routed skill (A2A §4.4.5, §3.2.2)', ()
     const r = await send(withParts([{ raw: b64('which harness works as an ACP agent in zed?'), mediaType: 'text/markdown', filename: 'ask.md' }]));
     const text = r.body.result.task.artifacts[0].parts[0].text as string;
     expect(text).toMatch(/^Shortlist for: .*Zed/);
+  });
+
+  it('any text/* file with inline bytes (text/csv) is read as text too', async () => {
+    const r = await send(withParts([{ raw: b64('which harness is open source and Apache licensed?'), mediaType: 'text/csv' }]));
+    expect(r.body.result.task.artifacts[0].parts[0].text).toMatch(/^Shortlist for: open source, Apache licence/);
   });
 
   it('acceptedOutputModes text/plain only: the artifact has no data part', async () => {
@@ -78,6 +83,6 @@ describe('Input and output modes of the routed skill (A2A §4.4.5, §3.2.2)', ()
 
   it('the card declares each skill\'s modes', async () => {
     const card: any = await (await fetch(`${server.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
-    expect(card.skills[0]).toMatchObject({ inputModes: ['text/plain', 'text/*'], outputModes: ['text/plain', 'application/json'] });
+    expect(card.skills[0]).toMatchObject({ inputModes: ['text/plain', 'text/markdown'], outputModes: ['text/plain', 'application/json'] });
   });
 });

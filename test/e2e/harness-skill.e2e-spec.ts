@@ -153,7 +153,7 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
     const message = { ...aMessage('x'), parts: [{ text: 'fix the bug shown' }, { url: 'https://example.com/bug.png', mediaType: 'image/png' }] };
     const r = await post(server.url, aJsonRpcRequest('SendMessage', { message }), V1);
     expect(r.body.error.code).toBe(-32005);
-    expect(r.body.error.message).toMatch(/superqode-harness.*accepts text\/plain, text\/\*, application\/json/);
+    expect(r.body.error.message).toMatch(/superqode-harness.*accepts text\/plain, text\/markdown, application\/json/);
     expect(fake.requests.length).toBe(before);
   });
 

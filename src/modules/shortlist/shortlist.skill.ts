@@ -91,7 +91,7 @@ export class ShortlistSkill extends A2aSkill {
         'Which harness is an open source ACP agent with an MIT licence?',
         'Shortlist Apache-licensed coding agents that run in the terminal',
       ],
-      inputModes: ['text/plain', 'text/*'],
+      inputModes: ['text/plain', 'text/markdown'],
       outputModes: ['text/plain', 'application/json'],
       securityRequirements: [],
     };

@@ -34,13 +34,15 @@ export function modeAccepted(mode: string, modes: readonly string[]): boolean {
 }
 
 /**
- * Whether a skill can read a part: text and data parts by their mode; inline bytes only when
- * their media type is accepted (the skill reads `text/*` bytes as UTF-8 text); URLs never (no
- * skill fetches them).
+ * Whether a skill can read a part: text and data parts by their mode; inline bytes when their
+ * media type is accepted, and any `text/*` bytes when the skill reads `text/plain` (they are read
+ * as UTF-8 text, see `messageText`); URLs never (no skill fetches them).
  */
 function readable(part: Part, inputModes: readonly string[]): boolean {
   if (part.content?.$case === 'url') return false;
-  return modeAccepted(partMode(part), inputModes);
+  const mode = partMode(part);
+  if (modeAccepted(mode, inputModes)) return true;
+  return part.content?.$case === 'raw' && /^text\//i.test(mode) && modeAccepted('text/plain', inputModes);
 }
 
 /**
@@ -62,7 +64,7 @@ export function checkContentModes(
     const what = part.content?.$case === 'url' ? `a URL (${partMode(part)})` : partMode(part);
     throw new PartContentTypeNotSupportedError(
       `message.parts[${bad}] is ${what}, which skill '${skill.id}' cannot read; it accepts ` +
-        `${skill.inputModes.join(', ')} (text parts, and files of those types with inline bytes).`,
+        `${skill.inputModes.join(', ')} (text parts, and text/* files with inline bytes).`,
     );
   }
   if (acceptedOutputModes.length > 0 && !skill.outputModes.some((m) => acceptsOutput(m, acceptedOutputModes))) {

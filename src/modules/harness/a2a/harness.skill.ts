@@ -116,7 +116,7 @@ export class HarnessSkill
         'Explain what src/main.ts does',
         'Add a --verbose flag to the CLI and update the README',
       ],
-      inputModes: ['text/plain', 'text/*', 'application/json'],
+      inputModes: ['text/plain', 'text/markdown', 'application/json'],
       outputModes: ['text/plain', 'text/x-diff'],
       securityRequirements: [],
     };

@@ -84,5 +84,7 @@ describe('Input and output modes of the routed skill (A2A §4.4.5, §3.2.2)', ()
   it('the card declares each skill\'s modes', async () => {
     const card: any = await (await fetch(`${server.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
     expect(card.skills[0]).toMatchObject({ inputModes: ['text/plain', 'text/markdown'], outputModes: ['text/plain', 'application/json'] });
+    // Agent-wide defaults are what the served skills take and give (here the shortlist alone).
+    expect(card).toMatchObject({ defaultInputModes: ['text/plain', 'text/markdown'], defaultOutputModes: ['text/plain', 'application/json'] });
   });
 });

@@ -65,6 +65,8 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
     const card = (await get(`${server.url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body;
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['harness-shortlist', 'superqode-harness']);
     expect(card.skills[1]).toMatchObject({ name: 'SuperQode Harness' });
+    expect(card.defaultInputModes).toEqual(['text/plain', 'text/markdown', 'application/json']);
+    expect(card.defaultOutputModes).toEqual(['text/plain', 'application/json', 'text/x-diff']);
   });
 
   it('routes "which harness…" to the shortlist and everything else to the harness', async () => {

@@ -3,7 +3,7 @@
  * from the card, sends one message and prints agent, interface, task id, state and reply.
  * Exit 0 only when the task completed.
  *
- *   npm run example:smoke -- http://127.0.0.1:8000 "which harness fits a Rust project?"
+ *   npm run example:smoke -- http://127.0.0.1:8000 "which open source harness has approvals and a sandbox?"
  */
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, taskStateToJSON } from '@a2a-js/sdk';
@@ -51,7 +51,7 @@ export async function runSmoke(baseUrl: string, text: string): Promise<SmokeResu
 }
 
 if (require.main === module) {
-  const [url = 'http://127.0.0.1:8000', text = 'Which coding harness fits an open source project with local models?'] =
+  const [url = 'http://127.0.0.1:8000', text = 'Which harness is open source and Apache licensed?'] =
     process.argv.slice(2);
   runSmoke(url, text)
     .then((r) => {

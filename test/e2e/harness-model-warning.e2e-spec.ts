@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { startTestServer } from '../utils/test-app';
 
-const WARNING = /superqode-harness skill is served but cannot run a model \(no model provider/;
+const WARNING = /superqode-harness skill is not served: it cannot run a model \(no model provider/;
 
 /** Starts and stops a server on these settings; returns the start-up warnings Nest logged. */
 async function startupWarnings(env: Record<string, string | boolean>): Promise<string[]> {
@@ -15,10 +15,11 @@ async function startupWarnings(env: Record<string, string | boolean>): Promise<s
   }
 }
 
-describe('Start-up warning for a harness skill without a model (new-user defaults)', () => {
-  it('warns when the harness is served with no provider, no model and no model_policy', async () => {
+describe('Start-up warning for a harness skill left unserved for want of a model (new-user defaults)', () => {
+  it('warns when the harness is enabled with no provider, no model and no model_policy, saying requests go to the shortlist', async () => {
     const warnings = await startupWarnings({ SUPERQODE_A2A_HARNESS_ENABLED: true });
     expect(warnings.filter((w) => WARNING.test(w))).toHaveLength(1);
+    expect(warnings.find((w) => WARNING.test(w))).toMatch(/every request goes to the shortlist/);
     expect(warnings.find((w) => WARNING.test(w))).toMatch(/SUPERQODE_A2A_HARNESS_ENABLED=false/);
   });
 

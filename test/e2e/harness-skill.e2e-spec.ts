@@ -65,12 +65,26 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
     const card = (await get(`${server.url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body;
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['harness-shortlist', 'superqode-harness']);
     expect(card.skills[1]).toMatchObject({ name: 'SuperQode Harness' });
+    expect(card.defaultInputModes).toEqual(['text/plain', 'text/markdown', 'application/json']);
+    expect(card.defaultOutputModes).toEqual(['text/plain', 'application/json', 'text/x-diff']);
   });
 
   it('routes "which harness…" to the shortlist and everything else to the harness', async () => {
     const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage('which harness is open source?') }), V1);
     expect(r.body.result.task.status.message.metadata.superqodeSkill).toBe('harness-shortlist');
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it.each([
+    'what coding agent should I use?',
+    'which agent supports ollama',
+    'I need a harness for Python with approvals',
+    'compare claude code and codex',
+  ])('with both skills served, the question "%s" goes to the shortlist (issue #11.14)', async (text) => {
+    const before = fake.requests.length;
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(text) }), V1);
+    expect(r.body.result.task.status.message.metadata.superqodeSkill).toBe('harness-shortlist');
+    expect(fake.requests.length).toBe(before);
   });
 
   it('streams the answer as artifact chunks before completion; the status carries the session id', async () => {
@@ -122,6 +136,27 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
     expect(readFileSync(join(checkout.dir, file), 'utf8')).toBe('approved\n');
     const diff = done.artifacts.find((a: { name: string }) => a.name === 'changes.diff');
     expect(diff.parts[0].text).toContain(`+approved`);
+  });
+
+  it('acceptedOutputModes text/plain leaves out the text/x-diff changes.diff artifact (issue #11.11)', async () => {
+    const write = (path: string) => ({ text: 'Writing.', toolCalls: [{ name: 'write_file', arguments: { path, content: 'x\n' } }] });
+    fake.enqueue(write('modes-all.txt'), { text: 'Done.' }, write('modes-text.txt'), { text: 'Done.' });
+    const send = (text: string, configuration?: unknown) =>
+      post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(text), ...(configuration ? { configuration } : {}) }), V1).then((r) => r.body.result.task);
+    const all = await send('write modes-all.txt');
+    expect(all.artifacts.map((a: { name: string }) => a.name)).toEqual(['answer', 'changes.diff']);
+    const textOnly = await send('write modes-text.txt', { acceptedOutputModes: ['text/plain'] });
+    expect(textOnly.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(textOnly.artifacts.map((a: { name: string }) => a.name)).toEqual(['answer']);
+  });
+
+  it('an image part is refused before any model call (ContentTypeNotSupported, issue #11.11)', async () => {
+    const before = fake.requests.length;
+    const message = { ...aMessage('x'), parts: [{ text: 'fix the bug shown' }, { url: 'https://example.com/bug.png', mediaType: 'image/png' }] };
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message }), V1);
+    expect(r.body.error.code).toBe(-32005);
+    expect(r.body.error.message).toMatch(/superqode-harness.*accepts text\/plain, text\/markdown, application\/json/);
+    expect(fake.requests.length).toBe(before);
   });
 
   it('a deny (data part {"decision":"deny"}) resumes the run without executing the call', async () => {

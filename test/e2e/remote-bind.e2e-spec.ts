@@ -6,6 +6,12 @@ import { OPERATOR_TOKEN } from '../fixtures/credentials';
 import { startTestServer } from '../utils/test-app';
 
 const REMOTE = { SUPERQODE_A2A_HOST: '0.0.0.0', SUPERQODE_A2A_ALLOW_REMOTE: true, SUPERQODE_A2A_HARNESS_ENABLED: true };
+/** A model choice that resolves at start (no call is made until a task runs). */
+const MODEL = {
+  SUPERQODE_A2A_HARNESS_PROVIDER: 'openai-compatible',
+  SUPERQODE_A2A_HARNESS_MODEL: 'local-model',
+  SUPERQODE_A2A_HARNESS_BASE_URL: 'http://127.0.0.1:9/v1',
+};
 const skills = async (url: string) =>
   ((await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body.skills as { id: string }[]).map((s) => s.id);
 
@@ -33,10 +39,11 @@ describe('Remote binds and the harness skill (issue #3)', () => {
     await expect(startTestServer({ ...REMOTE, SUPERQODE_A2A_EXPOSE_HARNESS: true, ...extra })).rejects.toThrow(message);
   });
 
-  it('--expose-harness with a spec and a token serves both skills', async () => {
+  it('--expose-harness with a spec, a token and a model serves both skills', async () => {
     // The spec's sandbox is local: serving it remotely also needs --allow-unsandboxed-harness (#12).
     const server = await startTestServer({
       ...REMOTE,
+      ...MODEL,
       SUPERQODE_A2A_EXPOSE_HARNESS: true,
       SUPERQODE_A2A_HARNESS_SPEC: spec,
       SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
@@ -49,8 +56,8 @@ describe('Remote binds and the harness skill (issue #3)', () => {
     }
   });
 
-  it('a loopback bind serves both skills', async () => {
-    const server = await startTestServer({ SUPERQODE_A2A_HARNESS_ENABLED: true });
+  it('a loopback bind with a model serves both skills (without one: harness-not-served.e2e-spec.ts)', async () => {
+    const server = await startTestServer({ SUPERQODE_A2A_HARNESS_ENABLED: true, ...MODEL });
     try {
       expect(await skills(server.url)).toEqual(['harness-shortlist', 'superqode-harness']);
     } finally {

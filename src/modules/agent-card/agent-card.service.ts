@@ -97,6 +97,7 @@ export class AgentCardService {
     const supportedInterfaces = [iface(BINDING_JSONRPC, PROTOCOL_V1)];
     if (this.config.legacyV03) supportedInterfaces.push(iface(BINDING_JSONRPC, PROTOCOL_V03));
     supportedInterfaces.push(iface(BINDING_HTTP_JSON, PROTOCOL_V1));
+    const served = skills.served().map((s) => s.card());
     return {
       name: 'SuperQode',
       description:
@@ -109,12 +110,18 @@ export class AgentCardService {
       iconUrl: `${url}${ICON_PATH}`,
       capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
       ...this.security(),
-      defaultInputModes: ['text/plain', 'application/json'],
-      defaultOutputModes: ['text/plain', 'application/json'],
-      skills: skills.served().map((s) => s.card()),
+      // Agent-wide defaults: what some served skill takes or gives (each skill lists its own).
+      defaultInputModes: unionOf(served.map((s) => s.inputModes)),
+      defaultOutputModes: unionOf(served.map((s) => s.outputModes)),
+      skills: served,
       signatures: [],
     };
   }
+}
+
+/** Distinct values of several lists, in first-seen order. */
+function unionOf(lists: readonly string[][]): string[] {
+  return [...new Set(lists.flat())];
 }
 
 export { BEARER_SCHEME };

@@ -6,6 +6,7 @@ import { Public } from '../../common/decorators/public.decorator';
 import { AgentCardService } from '../agent-card/agent-card.service';
 import { TASKS_CONNECTION } from '../tasks/tasks.constants';
 import { PACKAGE_VERSION } from './package-version';
+import { SkillRouter } from '../skills/skill-router.service';
 import { BoundedThrottlerStorage, ThrottleStats } from '../auth/bounded-throttler.storage';
 import { HarnessRuntime } from '../harness/a2a/harness-runtime';
 
@@ -15,7 +16,10 @@ export interface HealthReport {
   version: string;
   agentCardVersion: string;
   interfaces: { protocolBinding: string; protocolVersion: string; url: string }[];
+  /** Ids of the skills served (the card's skills). */
   skills: string[];
+  /** Skills this build has but this deployment does not serve, with why. */
+  skillsNotServed: { id: string; reason: string }[];
   taskStore: { durable: boolean; reachable: boolean };
   /** Rate-limit counters: callers with a live per-minute window, requests in the daily window. */
   rateLimits: ThrottleStats;
@@ -36,6 +40,7 @@ export class HealthController {
     @InjectDataSource(TASKS_CONNECTION) private readonly tasksDb: DataSource,
     private readonly throttles: BoundedThrottlerStorage,
     private readonly harness: HarnessRuntime,
+    private readonly skills: SkillRouter,
   ) {}
 
   @Get()
@@ -52,6 +57,7 @@ export class HealthController {
         url,
       })),
       skills: card.skills.map((s) => s.id),
+      skillsNotServed: this.skills.notServed(),
       taskStore: { durable: this.config.taskStorePath !== null, reachable },
       rateLimits: this.throttles.stats(),
       ...(this.config.harness.served ? { harnessSandbox: this.harness.sandbox } : {}),

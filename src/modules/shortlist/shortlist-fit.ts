@@ -28,10 +28,18 @@ export interface ShortlistEntryView {
   /** Labels of the constraints met, e.g. `open source`, `ACP (Agent Client Protocol)`. */
   matched: string[];
   /**
-   * Labels of the constraints the catalogue shows it not meeting. A policy topic asked of an
-   * entry without labelled policies is in neither list: the catalogue cannot answer it.
+   * Labels of the constraints the catalogue records it not meeting ("does not fit"): a recorded
+   * openness or licence that differs, a labelled policy that turns the topic off, a recorded
+   * language that differs.
    */
   unmatched: string[];
+  /**
+   * Labels of the constraints the catalogue is silent on for this entry ("not recorded in the
+   * catalogue"): no openness or licence published, no mention of the language, editor, ACP or
+   * terminal, no label for a policy topic. A policy topic asked of an entry without labelled
+   * policies is in none of the lists: the answer says the catalogue cannot say.
+   */
+  unknown: string[];
   readiness: CatalogueEntry['readiness'];
   openness: CatalogueEntry['openness'];
   license: string;
@@ -143,29 +151,36 @@ function textRules(c: ShortlistConstraints): TermRule[] {
  * it meeting. Open source = openness `open`; licence = leading word of the licence string;
  * languages, editors, ACP and terminal = whole-word match in name, runtime, interface, aliases,
  * capabilities and tools; policy topics = labelled policies only. Readiness is never used.
+ * A constraint the entry's record is silent on goes to `unknown`, never to `unmatched`.
  * @returns The entry's view, with `policyFit` when it has labelled policies and a topic was asked.
  */
 export function toView(e: CatalogueEntry, c: ShortlistConstraints): ShortlistEntryView {
   const matched: string[] = [];
   const unmatched: string[] = [];
-  const check = (ok: boolean, label: string) => (ok ? matched : unmatched).push(label);
-  if (c.openSource) check(e.openness === 'open', 'open source');
+  const unknown: string[] = [];
+  /** `recorded`: the catalogue states a fact about this constraint for the entry. */
+  const check = (ok: boolean, label: string, recorded: boolean) =>
+    (ok ? matched : recorded ? unmatched : unknown).push(label);
+  if (c.openSource) check(e.openness === 'open', 'open source', e.openness !== '');
   const families = licenseFamilies(e.license);
   const licenses = LICENSE_RULES.filter((l) => c.licenses.includes(l.id));
-  licenses.forEach((r) => check(families.includes(r.id.toLowerCase()), r.label));
+  // A recorded closed project is not under an open licence even when no licence string is given.
+  const licenceRecorded = e.license.trim() !== '' || e.openness === 'closed';
+  licenses.forEach((r) => check(families.includes(r.id.toLowerCase()), r.label, licenceRecorded));
   const text = entryText(e);
-  textRules(c).forEach((r) => check(r.pattern.test(text), r.label));
+  const languages = new Set(LANGUAGE_RULES.filter((r) => c.languages.includes(r.id)));
+  textRules(c).forEach((r) =>
+    check(r.pattern.test(text), r.label, languages.has(r) && Boolean(e.language?.trim())),
+  );
   const topics = askedTopics(c);
   const fit = e.structuredPolicy && topics.length > 0 ? policyFit(e, topics) : undefined;
   topics.forEach((t) => {
-    if (fit)
-      check(
-        fit.declares.some((d) => d.startsWith(`${t.label} (`)),
-        t.label,
-      );
+    if (!fit) return;
+    const labelled = e.policies.some((p) => t.keys.includes(p.split(':')[0].trim().toLowerCase()));
+    check(fit.declares.some((d) => d.startsWith(`${t.label} (`)), t.label, labelled);
   });
   const { id, name, readiness, openness, license, homepage, repository, installCommand } = e;
-  const base = { id, name, score: matched.length, matched, unmatched, readiness, openness };
+  const base = { id, name, score: matched.length, matched, unmatched, unknown, readiness, openness };
   const rest = { license, homepage, repository, installCommand };
   return { ...base, ...rest, ...(fit ? { policyFit: fit } : {}) };
 }

@@ -3,6 +3,7 @@ import type { CatalogueEntry } from './catalogue.schema';
 import { CatalogueService } from './catalogue.service';
 import { parseConstraints } from './request-constraints';
 import { NOT_A_MEASUREMENT, SUPPLIED_DISCLOSURE, ShortlistService } from './shortlist.service';
+import { toView } from './shortlist-fit';
 
 /** Builder for a fresh, runnable third-party catalogue entry. */
 const anEntry = (overrides: Partial<CatalogueEntry> = {}): CatalogueEntry => ({
@@ -157,8 +158,12 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
     expect(ids(a.entries)).toEqual(['cursor', 'acp:gemini', 'acp:opencode', 'amp', 'grok']);
     expect(a.entries[0]).toMatchObject({
       matched: ['ACP (Agent Client Protocol)'],
-      unmatched: ['Zed'],
+      unmatched: [],
+      unknown: ['Zed'],
     });
+    // The catalogue is silent about Zed, not negative (issue #11.15).
+    expect(a.text).toContain('fits: ACP (Agent Client Protocol); not recorded in the catalogue: Zed');
+    expect(a.text).not.toContain('does not fit: Zed');
     expect(a.notes).toContain('Zed: no candidate entry in the catalogue states it.');
   });
 
@@ -169,7 +174,9 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
   it('falls back to the best-known entries with a note when nothing fits', () => {
     const a = service.answer('a Rust harness');
     expect(ids(a.entries)).toEqual(['codex', 'claude', 'cursor', 'copilot', 'antigravity']);
-    expect(a.entries[0].unmatched).toEqual(['Rust']);
+    expect(a.entries[0]).toMatchObject({ unmatched: [], unknown: ['Rust'] });
+    expect(a.text).toContain('1. Codex [codex] — not recorded in the catalogue: Rust');
+    expect(a.text).not.toMatch(/does not fit: Rust/);
     expect(a.notes).toContain('Rust: no candidate entry in the catalogue states it.');
     expect(a.notes).toContain(
       'No candidate meets what was asked; the best-known entries are shown instead.',
@@ -189,6 +196,20 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
     expect(a.text).toContain('   https://openai.com/codex/ · https://github.com/openai/codex');
     expect(a.text).toContain('   Install: uv tool install "superqode[codex-sdk]"');
     expect(a.text.endsWith(NOT_A_MEASUREMENT)).toBe(true);
+  });
+
+  it('keeps "does not fit" for recorded facts, "not recorded" for silence (issue #11.15)', () => {
+    const c = parseConstraints('open source MIT harness for Rust with shell access');
+    const closed = anEntry({ openness: 'closed', license: '' });
+    expect(toView(closed, c)).toMatchObject({ unmatched: ['open source', 'MIT licence'], unknown: ['Rust'] });
+    const silent = anEntry({ openness: '', license: '' });
+    expect(toView(silent, c)).toMatchObject({ unmatched: [], unknown: ['open source', 'MIT licence', 'Rust'] });
+    const apache = anEntry({ openness: 'open', license: 'Apache-2.0', language: 'Go' });
+    expect(toView(apache, c)).toMatchObject({ matched: ['open source'], unmatched: ['MIT licence', 'Rust'] });
+    const blocked = anEntry({ structuredPolicy: true, policies: ['Shell: blocked'] });
+    expect(toView(blocked, c).unmatched).toContain('shell access');
+    const unlabelled = anEntry({ structuredPolicy: true, policies: ['Sandbox: local'] });
+    expect(toView(unlabelled, c).unknown).toContain('shell access');
   });
 
   it('never ranks non-runnable ecosystem-watch entries', () => {

@@ -99,7 +99,8 @@ function policyNotes(pool: CatalogueEntry[], topics: PolicyTopic[]): string[] {
 function unmetNotes(ranked: ShortlistEntryView[], topics: PolicyTopic[]): string[] {
   const met = new Set(ranked.flatMap((v) => v.matched));
   const policy = new Set(topics.map((t) => t.label));
-  const unmet = new Set(ranked.flatMap((v) => v.unmatched).filter((l) => !met.has(l)));
+  const asked = ranked.flatMap((v) => [...v.unmatched, ...v.unknown]);
+  const unmet = new Set(asked.filter((l) => !met.has(l)));
   return [...unmet]
     .filter((label) => !policy.has(label))
     .map((label) => `${label}: no candidate entry in the catalogue states it.`);
@@ -110,6 +111,7 @@ function renderEntry(v: ShortlistEntryView, i: number, topics: PolicyTopic[]): s
   const why = [
     v.matched.length > 0 ? `fits: ${v.matched.join(', ')}` : '',
     v.unmatched.length > 0 ? `does not fit: ${v.unmatched.join(', ')}` : '',
+    v.unknown.length > 0 ? `not recorded in the catalogue: ${v.unknown.join(', ')}` : '',
   ].filter(Boolean);
   const reason = why.join('; ') || 'listed by how well known it is';
   const licence = v.license ? ` (${v.license})` : '';
@@ -145,6 +147,11 @@ export class ShortlistService {
   private readonly answers = new LRUCache<string, ShortlistAnswer>({ max: ANSWER_CACHE_SIZE });
 
   constructor(private readonly catalogue: CatalogueService) {}
+
+  /** Every catalogue entry, in file order (names for the phrase match). */
+  catalogueEntries(): readonly CatalogueEntry[] {
+    return this.catalogue.entries();
+  }
 
   /**
    * Builds the shortlist for one request.

@@ -5,12 +5,13 @@ import { parseConstraints } from './request-constraints';
 import type { ShortlistConstraints } from './request-constraints';
 import { ShortlistRequestReader } from './shortlist-request-reader';
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentSkill, Task } from '@a2a-js/sdk';
+import type { AgentSkill, Part, Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { A2aConfig } from '../../config/a2a.config';
 import { Clock, IdGenerator } from '../../common/runtime/clock';
-import { A2aSkill } from '../skills/a2a-skill';
+import { A2aSkill, isStreamingTurn } from '../skills/a2a-skill';
+import { acceptsOutput } from '../skills/content-modes';
 import {
   agentMessage,
   artifact,
@@ -20,17 +21,12 @@ import {
   textPart,
 } from '../skills/message-parts';
 import { ShortlistService } from './shortlist.service';
+import type { ShortlistAnswer } from './shortlist.service';
+import { entryNames, isShortlistQuestion, namePattern } from './shortlist-phrases';
 
 /** Skill id advertised in the card and accepted in `superqodeSkill` metadata. */
 export const SHORTLIST_SKILL_ID = 'harness-shortlist';
 
-const PHRASES = [
-  /\bwhich (coding )?harness(es)?\b/i,
-  /\brecommend (me )?(a |some )?(coding )?(harness|harnesses|agent|agents)\b/i,
-  /\bshortlist\b/i,
-  /\b(best|right) (coding )?(harness|agent) for\b/i,
-  /\bcompare (coding )?(harnesses|agents)\b/i,
-];
 
 /**
  * `harness-shortlist`: answers "which coding harness fits me" from the shipped Hub catalogue.
@@ -42,6 +38,8 @@ const PHRASES = [
 export class ShortlistSkill extends A2aSkill {
   readonly id = SHORTLIST_SKILL_ID;
   private readonly logger = new Logger(ShortlistSkill.name);
+  /** Catalogue entry names, for comparison questions ("claude code vs codex"). */
+  private readonly names: RegExp;
 
   constructor(
     private readonly shortlist: ShortlistService,
@@ -51,6 +49,7 @@ export class ShortlistSkill extends A2aSkill {
     private readonly reader: ShortlistRequestReader,
   ) {
     super();
+    this.names = namePattern(entryNames(shortlist.catalogueEntries()));
   }
 
   /**
@@ -74,8 +73,9 @@ export class ShortlistSkill extends A2aSkill {
     return this.config.shortlistEnabled;
   }
 
+  /** Questions about choosing or comparing coding agents/harnesses (see shortlist-phrases.ts). */
   matchesText(text: string): boolean {
-    return PHRASES.some((re) => re.test(text));
+    return isShortlistQuestion(text, this.names);
   }
 
   card(): AgentSkill {
@@ -87,31 +87,34 @@ export class ShortlistSkill extends A2aSkill {
         '(open source, licence, local models, editor, ACP, policies). A catalogue shortlist, not a measurement.',
       tags: ['coding-agents', 'harness', 'recommendation', 'catalogue'],
       examples: [
-        'Which harness should I use for an open source project with local models?',
-        'Which harness is an ACP agent that works in Zed?',
-        'Shortlist MIT-licensed coding agents for Python',
+        'Which open source harness has approvals and a sandbox?',
+        'Which harness is an open source ACP agent with an MIT licence?',
+        'Shortlist Apache-licensed coding agents that run in the terminal',
       ],
-      inputModes: ['text/plain'],
+      inputModes: ['text/plain', 'text/markdown'],
       outputModes: ['text/plain', 'application/json'],
       securityRequirements: [],
     };
   }
 
-  /** Answers in one event: the Task, COMPLETED, with the shortlist artifact and status message. */
+  /**
+   * Blocking: one event, the Task COMPLETED with the shortlist artifact and status message (one
+   * store write). Streaming: the Task (WORKING), the artifact as an artifact update, then the
+   * COMPLETED status update (0.3: `final: true`), so streaming clients see the answer arrive.
+   * Parts follow `acceptedOutputModes`: text only → no data part.
+   */
   async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
     const { taskId, contextId } = context;
+    const streaming = isStreamingTurn(context.context);
+    if (streaming) {
+      const working = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
+      bus.publish(AgentEvent.task({ ...task, status: working }));
+    }
     const text = messageText(context.userMessage);
     const { constraints, understood } = await this.understand(text, callerTier(context.context));
     const answer = this.shortlist.answer(text, constraints);
-    const data = {
-      entries: answer.entries,
-      // Held back, not ranked: names only (the full views tripled the payload of every answer).
-      supplied: answer.supplied.map(({ id, name, readiness }) => ({ id, name, readiness })),
-      constraints: answer.constraints,
-      notes: answer.notes,
-      catalogueVersion: answer.catalogueVersion,
-    };
-    const shortlist = artifact({ artifactId: this.ids.next(), name: 'shortlist', parts: [textPart(answer.text), dataPart(data)] });
+    const accepted = context.request.configuration?.acceptedOutputModes ?? [];
+    const shortlist = artifact({ artifactId: this.ids.next(), name: 'shortlist', parts: answerParts(answer, accepted) });
     const summary = `Shortlist of ${answer.entries.length} harness(es) from the Hub catalogue.`;
     const message = agentMessage({
       messageId: this.ids.next(),
@@ -124,12 +127,38 @@ export class ShortlistSkill extends A2aSkill {
         superqodeUnderstood: understood,
       },
     });
-    const status = { state: TaskState.TASK_STATE_COMPLETED, message, timestamp: this.clock.isoNow() };
-    bus.publish(AgentEvent.task({ ...task, status, artifacts: [...task.artifacts, shortlist] }));
+    const state = TaskState.TASK_STATE_COMPLETED;
+    if (!streaming) {
+      const status = { state, message, timestamp: this.clock.isoNow() };
+      bus.publish(AgentEvent.task({ ...task, status, artifacts: [...task.artifacts, shortlist] }));
+      return;
+    }
+    const update = { taskId, contextId, artifact: shortlist, append: false, lastChunk: true, metadata: undefined };
+    bus.publish(AgentEvent.artifactUpdate(update));
+    bus.publish(AgentEvent.statusUpdate(statusUpdate({ taskId, contextId, state, timestamp: this.clock.isoNow(), message })));
   }
 
   /** The shortlist answers synchronously; nothing to stop, the router publishes CANCELED. */
   async cancel(): Promise<boolean> {
     return false;
   }
+}
+
+/**
+ * The answer's parts in the accepted output modes: the text (`text/plain`) and the structured data
+ * (`application/json`); the request handler has refused requests that accept neither.
+ */
+function answerParts(answer: ShortlistAnswer, acceptedOutputModes: readonly string[]): Part[] {
+  const data = {
+    entries: answer.entries,
+    // Held back, not ranked: names only (the full views tripled the payload of every answer).
+    supplied: answer.supplied.map(({ id, name, readiness }) => ({ id, name, readiness })),
+    constraints: answer.constraints,
+    notes: answer.notes,
+    catalogueVersion: answer.catalogueVersion,
+  };
+  const parts: Part[] = [];
+  if (acceptsOutput('text/plain', acceptedOutputModes)) parts.push(textPart(answer.text));
+  if (acceptsOutput('application/json', acceptedOutputModes)) parts.push(dataPart(data));
+  return parts;
 }

@@ -1,6 +1,7 @@
 import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import type { A2aHttpException } from '../../common/errors/http-rejections';
+import { STREAMING_STATE_KEY } from './skills.constants';
 
 /**
  * One skill this agent serves: its Agent Card entry and how it runs a turn.
@@ -68,4 +69,9 @@ export abstract class A2aSkill {
    * @returns true when the skill had the task running and handled the cancel itself.
    */
   abstract cancel(taskId: string, bus: ExecutionEventBus): Promise<boolean>;
+}
+
+/** Whether the turn answers a streaming request (see {@link STREAMING_STATE_KEY}). */
+export function isStreamingTurn(context: ServerCallContext | undefined): boolean {
+  return context?.state.get(STREAMING_STATE_KEY) === true;
 }

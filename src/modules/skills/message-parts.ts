@@ -1,10 +1,18 @@
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { Artifact, Message, Part, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 
-/** Joins the text parts of a message with newlines (other part kinds are skipped). */
+/**
+ * Joins the text of a message with newlines: text parts, and files with inline bytes of a
+ * `text/*` media type read as UTF-8 (other part kinds are skipped).
+ */
 export function messageText(message: Message): string {
   return message.parts
-    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+    .map((p) => {
+      const c = p.content;
+      if (c?.$case === 'text') return c.value;
+      if (c?.$case === 'raw' && /^text\//i.test(p.mediaType)) return Buffer.from(c.value).toString('utf8');
+      return '';
+    })
     .filter((t) => t.length > 0)
     .join('\n');
 }

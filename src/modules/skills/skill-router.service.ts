@@ -22,6 +22,11 @@ export class SkillRouter {
     return this.skills.filter((s) => s.isServed());
   }
 
+  /** Skills this deployment knows but does not serve, each with why (for `/health`). */
+  notServed(): { id: string; reason: string }[] {
+    return this.skills.filter((s) => !s.isServed()).map((s) => ({ id: s.id, reason: s.notServedReason() }));
+  }
+
   /**
    * Resolves the skill for a SendMessage request.
    * @param context - The caller's call context; without it every served skill is a candidate.

@@ -8,3 +8,10 @@ export const SKILL_METADATA_KEY_ALIAS = 'superqode_skill';
 
 /** Injection token of the SDK `AgentExecutor` (the skill router). */
 export const AGENT_EXECUTOR = Symbol('AGENT_EXECUTOR');
+
+/**
+ * `ServerCallContext.state` key set by the request handler on the streaming path
+ * (SendStreamingMessage, 0.3 `message/stream`, REST `message:stream`): skills then publish
+ * progress events instead of one finished Task.
+ */
+export const STREAMING_STATE_KEY = 'superqode.streaming';

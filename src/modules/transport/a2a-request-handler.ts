@@ -7,6 +7,8 @@ import type { Task } from '@a2a-js/sdk';
 import { SkillRouter } from '../skills/skill-router.service';
 import { rememberSkillAccessRefusal } from '../skills/skill-access';
 import type { A2aHttpException } from '../../common/errors/http-rejections';
+import { checkContentModes } from '../skills/content-modes';
+import { STREAMING_STATE_KEY } from '../skills/skills.constants';
 
 /**
  * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
@@ -40,6 +42,7 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     await this.check(params, context);
+    context.state.set(STREAMING_STATE_KEY, true);
     yield* super.sendMessageStream(params, context);
   }
 
@@ -60,6 +63,7 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     const skill = this.router.resolve(params, message, context);
     const refusal = skill.accessRefusal(context) ?? (await this.continuationRefusal(message, context));
     if (refusal) throw rememberSkillAccessRefusal(context, refusal);
+    checkContentModes(skill.card(), message, params.configuration?.acceptedOutputModes ?? []);
     await skill.authorize(message, context);
   }
 

@@ -11,7 +11,8 @@ export type DisconnectPolicy = 'drain' | 'stop';
  * - `drain`: after a client disconnect, keep consuming the stream so the SDK persists every
  *   update (SendStreamingMessage: otherwise the task stays WORKING, a2a-python#464);
  * - `stop`: end consumption on disconnect (SubscribeToTask persists nothing).
- * A mid-stream failure ends the stream with one `event: error` frame.
+ * A mid-stream failure ends the stream with one error frame: `event: error` (A2A 1.0), or with
+ * `errorFrame: 'data'` a plain `data:` frame (A2A 0.3 clients read the JSON-RPC error only there).
  * @see A2A specification §3.3 streaming; docs/a2a-sdk-on-fastify.md §6.
  */
 export async function writeSse<T>(args: {
@@ -22,6 +23,7 @@ export async function writeSse<T>(args: {
   encodeError: (err: unknown) => unknown;
   onDisconnect: DisconnectPolicy;
   headers?: Record<string, string>;
+  errorFrame?: SseErrorFrame;
 }): Promise<void> {
   const { reply, rest, encode } = args;
   const raw = reply.raw;
@@ -46,16 +48,32 @@ export async function writeSse<T>(args: {
       }
     }
   } catch (err) {
-    if (open) write(formatSSEErrorEvent(args.encodeError(err)));
+    if (open) write(errorFrame(args.encodeError(err), args.errorFrame));
     else new Logger('SseWriter').warn(`Stream failed after the client left: ${(err as Error)?.message}`);
   } finally {
     if (!raw.writableEnded) raw.end();
   }
 }
 
-/** Answers with an SSE stream holding only one `event: error` frame, then ends it. */
-export function writeSseError(reply: FastifyReply, payload: unknown, headers?: Record<string, string>): void {
+/**
+ * How an error is framed in a stream: `event` = `event: error` + `data:` (SDK, A2A 1.0); `data` =
+ * a plain `data:` frame holding the JSON-RPC error response, the one framing every 0.3 client
+ * tried (a2a-js legacy, a2a-python 0.3 and the 1.x compat client) reads with its code.
+ */
+export type SseErrorFrame = 'event' | 'data';
+
+function errorFrame(payload: unknown, frame: SseErrorFrame = 'event'): string {
+  return frame === 'data' ? formatSSEEvent(payload) : formatSSEErrorEvent(payload);
+}
+
+/** Answers HTTP 200 with an SSE stream holding only one error frame, then ends it. */
+export function writeSseError(
+  reply: FastifyReply,
+  payload: unknown,
+  headers?: Record<string, string>,
+  frame: SseErrorFrame = 'event',
+): void {
   reply.hijack();
   reply.raw.writeHead(200, { ...SSE_HEADERS, ...headers });
-  reply.raw.end(formatSSEErrorEvent(payload));
+  reply.raw.end(errorFrame(payload, frame));
 }

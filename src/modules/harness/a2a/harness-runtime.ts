@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { A2aConfig } from '../../../config/a2a.config';
+import { selectModel } from '../providers/model-selection';
 import type { HarnessModelSelection } from '../providers/model-selection';
 import { hideFromSandbox } from '../sandbox/sandbox-host';
 import type { SandboxName } from '../sandbox/sandbox-probe';
 import { withResolvedSandbox } from '../sandbox/spec-sandbox';
+import { HarnessProviderError } from '../protocol/harness-protocol.errors';
 import { loadHarnessSpec, parseHarnessSpec } from '../spec/harness-spec.loader';
 import { isBuiltinTemplateName } from '../spec/harness-spec.templates';
 import type { HarnessSpec } from '../spec/harness-spec.schema';
@@ -43,6 +45,20 @@ export class HarnessRuntime {
     this.workingDir = resolve(h.workingDir);
     this.model = { provider: h.provider, model: h.model, baseUrl: h.baseUrl };
     hideFromSandbox([config.taskStorePath, h.storePath]);
+  }
+
+  /**
+   * Why the configured model choice cannot run (the provider error's message: no provider, no
+   * model, openai-compatible without a base URL…), or null when it resolves. Makes no call.
+   */
+  modelProblem(): string | null {
+    try {
+      selectModel(this.model, this.spec.model_policy.primary);
+      return null;
+    } catch (err) {
+      if (err instanceof HarnessProviderError) return err.message;
+      throw err;
+    }
   }
 }
 

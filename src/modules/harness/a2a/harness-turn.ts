@@ -8,6 +8,7 @@ import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
 import type { SandboxPolicy } from '../sandbox/sandbox-command';
+import { acceptsOutput } from '../../skills/content-modes';
 
 /**
  * One A2A turn of the harness skill: maps Harness Protocol events onto A2A events.
@@ -92,7 +93,8 @@ export class HarnessTurn {
   private async completed(status: 'succeeded' | 'needs_approval', text: string): Promise<void> {
     this.chunk(this.chunks === 0 ? text : '', true);
     const diff = await changesDiff(this.workingDir, this.changed, this.sandbox);
-    if (diff) {
+    // The diff is a text/x-diff artifact: left out when the caller's acceptedOutputModes exclude it.
+    if (diff && acceptsOutput('text/x-diff', this.ctx.request.configuration?.acceptedOutputModes ?? [])) {
       const part: Part = { content: { $case: 'text', value: diff }, metadata: undefined, filename: 'changes.diff', mediaType: 'text/x-diff' };
       this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }), false, true);
     }

@@ -18,8 +18,6 @@ import { messageText } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessApprovalDecision, HarnessEvent } from '../protocol/harness-events';
 import { HarnessProtocolController } from '../protocol/harness-protocol';
-import { HarnessProviderError } from '../protocol/harness-protocol.errors';
-import { selectModel } from '../providers/model-selection';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
@@ -54,6 +52,8 @@ export class HarnessSkill
     string,
     { abort: AbortController; runId?: string; done?: Promise<void> }
   >();
+  /** Why the built-in controller cannot run a model (null: it can, or an embedded one runs). */
+  private readonly modelProblem: string | null;
 
   constructor(
     private readonly config: A2aConfig,
@@ -67,33 +67,39 @@ export class HarnessSkill
     private readonly embedded?: HarnessProtocolController,
   ) {
     super();
+    // An embedded controller chooses its own model; the built-in one needs a resolvable choice.
+    this.modelProblem = embedded ? null : runtime.modelProblem();
   }
 
   /**
-   * Warns at start when the skill is served by the built-in Core controller but no model can be
-   * chosen (no provider/model configured and no `model_policy.primary` in the spec): every task
-   * routed here would fail. An embedded controller chooses its own model, so it is not checked.
+   * Warns at start when the skill is enabled for this bind but not served because no model can be
+   * chosen (no provider/model configured and no `model_policy.primary` in the spec): the card,
+   * `/health` and the router then leave it out, and every request goes to the shortlist.
    */
   onApplicationBootstrap(): void {
     if (this.isServed()) for (const warning of this.runtime.warnings) this.logger.warn(warning);
-    const problem = this.isServed() && !this.embedded ? modelProblem(this.runtime) : null;
+    const problem = this.config.harness.served ? this.modelProblem : null;
     if (problem) {
       this.logger.warn(
-        `The ${HARNESS_SKILL_ID} skill is served but cannot run a model (${problem}); its tasks will fail. ` +
+        `The ${HARNESS_SKILL_ID} skill is not served: it cannot run a model (${problem}); every request goes to the shortlist. ` +
           'Set SUPERQODE_A2A_HARNESS_PROVIDER and SUPERQODE_A2A_HARNESS_MODEL (serve a2a: --provider, --model), ' +
-          'or a spec with model_policy.primary, or SUPERQODE_A2A_HARNESS_ENABLED=false to serve the shortlist only.',
+          'or a spec with model_policy.primary, to serve it; SUPERQODE_A2A_HARNESS_ENABLED=false silences this.',
       );
     }
   }
 
+  /** Served: enabled for this bind (config) and a model can be chosen (or an embedded controller). */
   isServed(): boolean {
-    return this.config.harness.served;
+    return this.config.harness.served && this.modelProblem === null;
   }
 
   override notServedReason(): string {
-    return this.config.harness.served
-      ? 'it is served'
-      : 'a remote bind serves the harness only with --expose-harness (which needs --spec and a credential for --harness-access), or it is switched off';
+    if (!this.config.harness.served) {
+      return 'a remote bind serves the harness only with --expose-harness (which needs --spec and a credential for --harness-access), or it is switched off';
+    }
+    return this.modelProblem
+      ? `no model is configured (${this.modelProblem})`
+      : 'it is served';
   }
 
   /** The catch-all: whatever the shortlist's narrow phrases do not claim. */
@@ -116,7 +122,7 @@ export class HarnessSkill
         'Explain what src/main.ts does',
         'Add a --verbose flag to the CLI and update the README',
       ],
-      inputModes: ['text/plain', 'application/json'],
+      inputModes: ['text/plain', 'text/markdown', 'application/json'],
       outputModes: ['text/plain', 'text/x-diff'],
       securityRequirements: harnessSecurityRequirements(this.config.harness.access),
     };
@@ -261,15 +267,4 @@ function sandboxSentence(sandbox: SandboxName): string {
   return sandbox === 'bwrap'
     ? 'Sandbox: bwrap (tools run under bubblewrap, confined to the checkout).'
     : "Sandbox: local (NO isolation: tools run as the server's user on its host).";
-}
-
-/** Why the runtime's model choice cannot run (the provider error's message), or null when it can. */
-function modelProblem(runtime: HarnessRuntime): string | null {
-  try {
-    selectModel(runtime.model, runtime.spec.model_policy.primary);
-    return null;
-  } catch (err) {
-    if (err instanceof HarnessProviderError) return err.message;
-    throw err;
-  }
 }

@@ -10,6 +10,7 @@ import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderJsonRpcError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
 import { takeSkillAccessRefusal } from '../../skills/skill-access';
+import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
@@ -17,6 +18,9 @@ import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
 import { LEGACY_MESSAGE_METHODS, MESSAGE_METHODS, assertLegacyMessageShape, assertMessageShape } from '../request-shape';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
+/** 0.3 streaming methods: every answer, errors included, is SSE with plain `data:` frames. */
+const LEGACY_STREAM_METHODS = new Set(['message/stream', LEGACY_RESUBSCRIBE]);
+const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
 
 type Envelope = { jsonrpc: '2.0'; id: JsonRpcId; result?: unknown; error?: { code: number; message: string } };
@@ -61,6 +65,9 @@ export class JsonRpcController {
       if (!legacy && MESSAGE_METHODS.has(method)) assertMessageShape(message);
       if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacyMessageShape(message);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
+      if (!legacy && SEND_METHODS.has(method)) {
+        rejectAmbiguousParts((envelope.request.params as { message?: unknown } | undefined)?.message);
+      }
     } catch (err) {
       return this.sendError(reply, id, err, legacy);
     }
@@ -73,6 +80,11 @@ export class JsonRpcController {
     // A 401/403 skill-access refusal keeps its HTTP status (the SDK flattened it to -32603).
     const refusal = takeSkillAccessRefusal(context);
     if (refusal) return this.sendError(reply, id, refusal, legacy);
+    if (legacy && LEGACY_STREAM_METHODS.has(method) && result.error) {
+      const internal = result.error.code === A2A_ERROR_CODE.INTERNAL_ERROR;
+      const error = internal ? { code: result.error.code, message: 'Internal error.' } : result.error;
+      return writeSseError(reply, { ...result, error }, headers, 'data');
+    }
     this.send(reply, result, headers);
   }
 
@@ -101,7 +113,7 @@ export class JsonRpcController {
     try {
       first = await iterator.next();
     } catch (err) {
-      if (opts.method !== LEGACY_RESUBSCRIBE) return this.sendError(reply, opts.id, err, opts.legacy);
+      if (!opts.legacy) return this.sendError(reply, opts.id, err, opts.legacy);
       return this.streamError(reply, opts, err);
     }
     const refusal = takeSkillAccessRefusal(opts.context);
@@ -114,17 +126,22 @@ export class JsonRpcController {
       encodeError: (err) => ({ jsonrpc: '2.0', id: opts.id, error: renderJsonRpcError(err, opts.legacy).body }),
       onDisconnect: STREAM_STOP_METHODS.has(opts.method) ? 'stop' : 'drain',
       headers: opts.headers,
+      errorFrame: opts.legacy ? 'data' : 'event',
     });
   }
 
-  /** 0.3 `tasks/resubscribe` always answers with SSE, even for an early error (SDK parity). */
+  /**
+   * 0.3 `message/stream` and `tasks/resubscribe` answer an early error as HTTP 200 SSE with one
+   * plain `data:` frame holding the JSON-RPC error (0.3 clients insist on text/event-stream and
+   * read only `data:` frames; `event: error` is raised untyped by a2a-python's compat client).
+   */
   private streamError(
     reply: FastifyReply,
     opts: { id: JsonRpcId; legacy: boolean; headers: Record<string, string> },
     err: unknown,
   ): void {
     const error = renderJsonRpcError(err, opts.legacy).body;
-    writeSseError(reply, { jsonrpc: '2.0', id: opts.id, error }, opts.headers);
+    writeSseError(reply, { jsonrpc: '2.0', id: opts.id, error }, opts.headers, 'data');
   }
 }
 

@@ -14,6 +14,7 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderRestError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
+import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse } from '../sse-writer';
 import { A2A_REQUEST_HANDLER } from '../transport.constants';
 import { A2aConfig } from '../../../config/a2a.config';
@@ -151,6 +152,7 @@ export class RestController {
   private messageBody(req: FastifyRequest): Record<string, unknown> {
     const body = readJsonBody(req, this.config.http.maxJsonDepth);
     assertMessageShape(body.message);
+    rejectAmbiguousParts(body.message);
     return body;
   }
 
@@ -184,6 +186,7 @@ export class RestController {
   }
 }
 
+/** A SendMessageRequest body, refusing parts with two content members (before decoding). */
 /** `abc:cancel` → { id: 'abc', verb: 'cancel' }; `abc` → { id: 'abc' }. */
 function splitSegment(segment: string): { id: string; verb?: string } {
   const i = segment.lastIndexOf(':');

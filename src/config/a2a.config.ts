@@ -58,6 +58,8 @@ export class A2aConfig {
   readonly understandTimeoutMs: number;
   /** Harness skill settings (issue #5). */
   readonly harness: HarnessServeSettings;
+  /** Task store lifecycle: ownership leases, retention, list caps (issues #11, #13). */
+  readonly store: StoreSettings;
 
   constructor(config: ConfigService) {
     const env = <K extends keyof Env>(key: K): Env[K] => config.get(key) as Env[K];
@@ -86,6 +88,7 @@ export class A2aConfig {
     this.understandRequests = env('SUPERQODE_A2A_UNDERSTAND_REQUESTS');
     this.understandTimeoutMs = env('SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS');
     this.harness = harnessSettings(env, isLoopbackHost(this.host), this.operatorTokenConfigured);
+    this.store = storeSettings(env);
   }
 
   /** An operator token is configured. */
@@ -167,5 +170,34 @@ function harnessSettings(
     baseUrl: env('SUPERQODE_A2A_HARNESS_BASE_URL'),
     workingDir: env('SUPERQODE_A2A_WORKING_DIR'),
     storePath: store === ':memory:' ? null : store,
+  };
+}
+
+/** Task store lifecycle settings (ms, counts, bytes). */
+export interface StoreSettings {
+  /** Lease of owned work, ms. */
+  readonly leaseMs: number;
+  /** Heartbeat period, ms (clamped below a third of the lease). */
+  readonly heartbeatMs: number;
+  /** Row cap of the durable store. */
+  readonly maxTasks: number;
+  /** Finished-task retention, days; 0 keeps them. */
+  readonly taskTtlDays: number;
+  /** ListTasks page cap. */
+  readonly maxPageSize: number;
+  /** ListTasks stored-JSON cap, bytes. */
+  readonly maxListReplyBytes: number;
+}
+
+function storeSettings(env: <K extends keyof Env>(key: K) => Env[K]): StoreSettings {
+  const leaseMs = env('SUPERQODE_A2A_LEASE_MS');
+  return {
+    leaseMs,
+    // Two heartbeats may be missed (a busy event loop) before the lease runs out.
+    heartbeatMs: Math.min(env('SUPERQODE_A2A_HEARTBEAT_MS'), Math.floor(leaseMs / 3)),
+    maxTasks: env('SUPERQODE_A2A_MAX_TASKS'),
+    taskTtlDays: env('SUPERQODE_A2A_TASK_TTL_DAYS'),
+    maxPageSize: env('SUPERQODE_A2A_MAX_PAGE_SIZE'),
+    maxListReplyBytes: env('SUPERQODE_A2A_MAX_LIST_REPLY_BYTES'),
   };
 }

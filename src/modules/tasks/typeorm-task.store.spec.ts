@@ -290,6 +290,7 @@ describe(TypeOrmTaskStore.name, () => {
     );
     expect(await dataSource.query('SELECT name FROM a2a_tasks_migrations')).toEqual([
       { name: 'CreateA2aTasks1733000000000' },
+      { name: 'AddTaskLeases1765000000000' },
     ]);
     expect(await dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });

@@ -7,12 +7,20 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Database, Statement } from 'better-sqlite3';
+import { ProcessInstance } from '../../common/runtime/process-instance';
 import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskPayloadRow, TaskScope } from './task.entity';
+import { TaskWriteFailures } from './task-write-failures';
 import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 
 /** Page size when a list request names none (the SDK's `DEFAULT_PAGE_SIZE`). */
 export const DEFAULT_LIST_PAGE_SIZE = 50;
+
+/** Largest page a list returns (the SDK's handler refuses `pageSize` above 100 anyway). */
+export const DEFAULT_MAX_PAGE_SIZE = 100;
+
+/** Stored JSON bytes a list page may carry before it is cut short (a next page token follows). */
+export const DEFAULT_MAX_LIST_REPLY_BYTES = 1_048_576;
 
 /** Tasks past this share above `maxTasks` trigger pruning (hysteresis: not every save). */
 export const RETENTION_SLACK = 0.1;
@@ -50,6 +58,14 @@ export interface TypeOrmTaskStoreOptions {
   ownerResolver?: OwnerResolver;
   /** Clock of the bookkeeping columns, epoch ms; default `Date.now`. */
   nowMs?: () => number;
+  /** Page size cap (1-100) of `list`; larger requests get this many; default 100. */
+  maxPageSize?: number;
+  /**
+   * Stored JSON bytes (status, artifacts, history, metadata) one list page may carry; the page
+   * ends before the task that would exceed it (at least one task), with a next page token.
+   * Default {@link DEFAULT_MAX_LIST_REPLY_BYTES}.
+   */
+  maxListReplyBytes?: number;
 }
 
 /** Opaque list cursor: base64url of `<status timestamp ms>|<task id>` of a page's last row. */
@@ -98,6 +114,7 @@ function listFilter(scope: TaskScope, params: ListTasksRequest): SqlStatement {
 
 /**
  * The count and page statements of a list request; both are ranges of one list index.
+ * `pageSize` is the request's, capped at `maxPageSize`.
  * The page seeks past the cursor with `ts <= ?` (an index bound; the plain
  * `ts < ? OR (ts = ? AND id < ?)` makes SQLite walk from the top) and breaks ties with
  * `ts < ? OR id < ?`: together `(ts, id) < (cursor ts, cursor id)`.
@@ -106,11 +123,13 @@ function listFilter(scope: TaskScope, params: ListTasksRequest): SqlStatement {
 export function listQueries(
   scope: TaskScope,
   params: ListTasksRequest,
+  maxPageSize = DEFAULT_MAX_PAGE_SIZE,
 ): { count: SqlStatement; page: SqlStatement; pageSize: number } {
-  const pageSize = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 0) {
+  const requested = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
+  if (!Number.isSafeInteger(requested) || requested < 0) {
     throw new RequestMalformedError('pageSize must be a non-negative integer');
   }
+  const pageSize = Math.min(requested, maxPageSize);
   const filter = listFilter(scope, params);
   const where = [filter.sql];
   const values = [...filter.params];
@@ -149,6 +168,10 @@ export class TypeOrmTaskStore implements TaskStore {
   private readonly ownerResolver: OwnerResolver;
   private readonly nowMs: () => number;
   private readonly maxTasks: number | null;
+  private readonly maxPageSize: number;
+  private readonly maxListReplyBytes: number;
+  private readonly instance: ProcessInstance;
+  private readonly failures: TaskWriteFailures;
   /** Rows known to exist (null: not counted yet); grows on each insert seen. */
   private rowCount: number | null = null;
   private lastInsertRowid: unknown;
@@ -158,22 +181,41 @@ export class TypeOrmTaskStore implements TaskStore {
   constructor(
     @InjectDataSource(TASKS_CONNECTION) private readonly dataSource: DataSource,
     @Optional() @Inject(TASKS_MODULE_OPTIONS) options: TypeOrmTaskStoreOptions = {},
+    @Optional() instance?: ProcessInstance,
+    @Optional() failures?: TaskWriteFailures,
   ) {
     this.ownerResolver = options.ownerResolver ?? resolveUserScope;
     this.nowMs = options.nowMs ?? Date.now;
     this.maxTasks = options.maxTasks ?? null;
+    this.maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
+    this.maxListReplyBytes = options.maxListReplyBytes ?? DEFAULT_MAX_LIST_REPLY_BYTES;
+    this.instance = instance ?? new ProcessInstance();
+    this.failures = failures ?? new TaskWriteFailures();
     if (this.maxTasks !== null && !(Number.isSafeInteger(this.maxTasks) && this.maxTasks > 0)) {
       throw new Error(`maxTasks must be a positive integer, got ${this.maxTasks}`);
     }
   }
 
   /**
-   * Inserts or replaces the caller's task with one upsert (no read first).
-   * @throws {Error} The task has no id, or SQLite failed (disk full, busy past the timeout).
+   * Inserts or replaces the caller's task with one upsert (no read first). A SUBMITTED or
+   * WORKING task is recorded as owned by this process (lease renewed now), in the same write.
+   * A failed write is remembered ({@link TaskWriteFailures}) so the task is ended FAILED once
+   * the store accepts writes again.
+   * @throws {Error} The task has no id, or SQLite failed (read-only, disk full, busy past the
+   *   timeout): the SDK's handler answers the request with an internal error.
    */
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    const row = toTaskEntity(this.scopeOf(context), task, this.nowMs());
-    const { lastInsertRowid } = this.prepared().upsert.run(taskRowValues(row));
+    const scope = this.scopeOf(context);
+    const row = toTaskEntity(scope, task, this.nowMs(), this.instance.id);
+    let lastInsertRowid: unknown;
+    try {
+      lastInsertRowid = this.prepared().upsert.run(taskRowValues(row)).lastInsertRowid;
+    } catch (error) {
+      this.failures.record(scope, task, error as Error);
+      this.logger.error(`Task "${task.id}" not saved: ${(error as Error).message}`);
+      throw error;
+    }
+    this.failures.clear(scope, task.id);
     if (this.maxTasks !== null) await this.enforceRetention(lastInsertRowid, this.maxTasks);
   }
 
@@ -193,13 +235,15 @@ export class TypeOrmTaskStore implements TaskStore {
    * Shapes: `totalSize` counts all matches; `nextPageToken` is '' on the last page;
    * `pageSize` is echoed; `artifacts` are [] unless `includeArtifacts`; `history` is [] when
    * `historyLength <= 0` (the handler trims longer histories). Unreadable rows are skipped.
+   * Caps: at most `maxPageSize` tasks, and the page ends early (with a `nextPageToken` at the
+   * last task returned) once its stored JSON would pass `maxListReplyBytes`.
    * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    const { count, page, pageSize } = listQueries(this.scopeOf(context), params);
+    const { count, page, pageSize } = listQueries(this.scopeOf(context), params, this.maxPageSize);
     const [{ total }]: { total: number }[] = await this.dataSource.query(count.sql, count.params);
     const rows: ListedRow[] = await this.dataSource.query(page.sql, page.params);
-    const pageRows = rows.slice(0, pageSize);
+    const pageRows = withinBytes(rows.slice(0, pageSize), this.maxListReplyBytes);
     const tasks: Task[] = [];
     for (const row of pageRows) {
       try {
@@ -210,7 +254,7 @@ export class TypeOrmTaskStore implements TaskStore {
     }
     const last = pageRows.at(-1);
     const nextPageToken =
-      rows.length > pageSize && last ? encodePageToken(last.timestampMs, last.id) : '';
+      rows.length > pageRows.length && last ? encodePageToken(last.timestampMs, last.id) : '';
     return { tasks, nextPageToken, pageSize, totalSize: Number(total) };
   }
 
@@ -261,4 +305,17 @@ export class TypeOrmTaskStore implements TaskStore {
     const [{ total }]: { total: number }[] = await this.dataSource.query(COUNT_ALL_SQL);
     return Number(total);
   }
+}
+
+/** The leading rows whose stored JSON fits in `maxBytes` (always at least the first row). */
+function withinBytes(rows: ListedRow[], maxBytes: number): ListedRow[] {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (const text of [r.status, r.artifacts, r.history, r.metadata]) {
+      if (text) bytes += Buffer.byteLength(text, 'utf8');
+    }
+    if (bytes > maxBytes && i > 0) return rows.slice(0, i);
+  }
+  return rows;
 }

@@ -55,6 +55,8 @@ const ORPHANED_WHERE =
 export class TaskReconciler {
   private readonly logger = new Logger(TaskReconciler.name);
   private readonly handlers: InterruptedTasksHandler[] = [];
+  /** Owners known to be gone although their leases have not expired (a graceful shutdown). */
+  private readonly released = new Set<string>();
 
   /** Lease, ms (from the module options; default {@link DEFAULT_LEASE_MS}). */
   readonly leaseMs: number;
@@ -76,6 +78,21 @@ export class TaskReconciler {
     this.handlers.push(handler);
   }
 
+  /**
+   * Fails the unfinished tasks of an owner that is stopping (this process at shutdown) without
+   * waiting for its lease.
+   * @returns What was changed.
+   */
+  async release(owner: string): Promise<InterruptedTask[]> {
+    this.released.add(owner);
+    return this.reconcile();
+  }
+
+  /** The owner stopped: released here, or a gone process of this host ({@link ownerIsGone}). */
+  isGone(owner: string | null): boolean {
+    return owner !== null && (this.released.has(owner) || ownerIsGone(owner));
+  }
+
   /** Epoch ms before which a lease counts as expired, now. */
   cutoffMs(): number {
     return this.clock.now().getTime() - this.leaseMs;
@@ -91,9 +108,9 @@ export class TaskReconciler {
        "metadata", "lease_owner" AS "leaseOwner", "lease_renewed_at_ms" AS "renewedMs"
        FROM "a2a_tasks" WHERE ${ORPHANED_WHERE}
        ORDER BY "status_timestamp_ms", "id"`,
-      [...UNFINISHED, cutoffMs, thisHostOwners()],
+      [...UNFINISHED, cutoffMs, this.released.size > 0 ? '%' : thisHostOwners()],
     )) as { tenant: string; owner: string; id: string; contextId: string; state: string; metadata: string | null; leaseOwner: string | null; renewedMs: number | null }[];
-    const orphaned = rows.filter((r) => r.renewedMs === null || r.renewedMs < cutoffMs || ownerIsGone(r.leaseOwner));
+    const orphaned = rows.filter((r) => r.renewedMs === null || r.renewedMs < cutoffMs || this.isGone(r.leaseOwner));
     return orphaned.map((r) => ({
       scope: { tenant: r.tenant, owner: r.owner },
       taskId: r.id,
@@ -119,7 +136,7 @@ export class TaskReconciler {
         const row = (await tx.query(
           `SELECT "id", "context_id" AS "contextId", "status", "artifacts", "history", "metadata"
            FROM "a2a_tasks" WHERE "tenant" = ? AND "owner" = ? AND "id" = ? AND ${ORPHANED_WHERE}`,
-          [t.scope.tenant, t.scope.owner, t.taskId, ...UNFINISHED, cutoffMs, goneOwnerPattern(t.leaseOwner)],
+          [t.scope.tenant, t.scope.owner, t.taskId, ...UNFINISHED, cutoffMs, this.goneOwnerPattern(t.leaseOwner)],
         )) as TaskPayloadRow[];
         if (!row[0]) continue;
         const failed = this.failed(fromTaskRow(row[0]), t);
@@ -134,10 +151,15 @@ export class TaskReconciler {
     return changed;
   }
 
+  /** A `LIKE` pattern matching exactly a gone owner's id, or nothing. */
+  private goneOwnerPattern(owner: string | null): string | null {
+    return owner && this.isGone(owner) ? owner.replace(/[\\%_]/g, (c) => `\\${c}`) : null;
+  }
+
   private failed(task: Task, t: InterruptedTask): Task {
     const run = t.runId ? ` (run ${t.runId})` : '';
-    const owner = t.leaseOwner ? `server ${t.leaseOwner}` : 'the server';
-    const text = `Interrupted: ${owner} stopped while this task was running${run} (no heartbeat for ${this.leaseMs} ms); it was marked failed.`;
+    const owner = t.leaseOwner ? `owner ${t.leaseOwner}` : 'no owner recorded';
+    const text = `Interrupted: the server stopped while this task was running${run} (${owner}; lease ${this.leaseMs} ms); it was marked failed.`;
     return withFailedStatus(task, text, this.clock.isoNow());
   }
 }
@@ -158,11 +180,6 @@ export function withFailedStatus(task: Task, text: string, timestamp: string): T
     referenceTaskIds: [],
   };
   return { ...task, status: { state: TaskState.TASK_STATE_FAILED, message, timestamp } };
-}
-
-/** A `LIKE` pattern matching exactly a gone owner's id, or nothing. */
-function goneOwnerPattern(owner: string | null): string | null {
-  return owner && ownerIsGone(owner) ? owner.replace(/[\\%_]/g, (c) => `\\${c}`) : null;
 }
 
 function runIdOf(metadata: string | null): string | undefined {

@@ -19,7 +19,9 @@ export class HarnessRunReconciler implements OnModuleInit {
   onModuleInit(): void {
     this.tasks.onInterrupted(async (interrupted) => {
       const cutoffMs = this.tasks.cutoffMs();
-      for (const t of interrupted) if (t.runId) await this.interrupt(t.runId, t.leaseOwner, cutoffMs);
+      for (const t of interrupted) {
+        if (t.runId) await this.interrupt(t.runId, t.leaseOwner, this.tasks.isGone(t.leaseOwner) ? Number.MAX_SAFE_INTEGER : cutoffMs);
+      }
     });
   }
 
@@ -27,6 +29,13 @@ export class HarnessRunReconciler implements OnModuleInit {
   async reconcile(): Promise<void> {
     const cutoffMs = this.tasks.cutoffMs();
     for (const run of await this.ledger.orphanedRuns(cutoffMs)) await this.interrupt(run.id, run.owner, cutoffMs);
+  }
+
+  /** Ends the running runs of an owner that is stopping (this process at shutdown). */
+  async release(owner: string): Promise<void> {
+    for (const run of await this.ledger.orphanedRuns(Number.MAX_SAFE_INTEGER)) {
+      if (run.owner === owner) await this.interrupt(run.id, owner, Number.MAX_SAFE_INTEGER);
+    }
   }
 
   private async interrupt(runId: string, owner: string | null, cutoffMs: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RuntimeModule } from '../../../common/runtime/runtime.module';
+import { ProcessInstance } from '../../../common/runtime/process-instance';
 import { HarnessA2aModule } from '../../harness/a2a/harness-a2a.module';
 import { ConfiguredTasksModule } from '../configured-tasks.module';
 import { TaskReconciler } from '../task-reconciler.service';
@@ -23,8 +24,13 @@ import { TaskRetention } from './task-retention.service';
     StoreLifecycle,
     {
       provide: STORE_JOBS,
-      inject: [TaskReconciler, HarnessRunReconciler, TaskRetention],
-      useFactory: (tasks: TaskReconciler, runs: HarnessRunReconciler, retention: TaskRetention): StoreJobs => ({ tasks, runs, retention }),
+      inject: [ProcessInstance, TaskReconciler, HarnessRunReconciler, TaskRetention],
+      useFactory: (instance: ProcessInstance, tasks: TaskReconciler, runs: HarnessRunReconciler, retention: TaskRetention): StoreJobs => ({
+        ownerId: instance.id,
+        tasks,
+        runs,
+        retention,
+      }),
     },
   ],
 })

@@ -13,6 +13,8 @@ export const STORE_JOBS = Symbol('STORE_JOBS');
 
 /** What {@link StoreLifecycle} schedules besides the heartbeat. */
 export interface StoreJobs {
+  /** This process's owner id (released at shutdown). */
+  ownerId: string;
   tasks: TaskReconciler;
   runs: HarnessRunReconciler;
   retention: TaskRetention;
@@ -59,13 +61,14 @@ class Periodic {
 export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(StoreLifecycle.name);
   private readonly jobs: { job: Periodic; periodMs: number }[];
+  private started = false;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly config: A2aConfig,
     private readonly probe: StoreProbe,
     heartbeat: StoreHeartbeat,
-    @Inject(STORE_JOBS) reconcilers: StoreJobs,
+    @Inject(STORE_JOBS) private readonly reconcilers: StoreJobs,
   ) {
     const { heartbeatMs, leaseMs } = config.store;
     const reconcile = async () => {
@@ -86,11 +89,20 @@ export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplication
     });
   }
 
+  /**
+   * Stops the jobs, then fails this process's own unfinished tasks and runs at once (they cannot
+   * outlive it), so other servers and the next start need not wait for the lease.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.jobs.map(({ job }) => job.stop()));
+    if (!this.started) return;
+    const { ownerId, tasks, runs } = this.reconcilers;
+    await tasks.release(ownerId).catch((e: Error) => this.logger.warn(`Releasing tasks failed: ${e.message}`));
+    await runs.release(ownerId).catch((e: Error) => this.logger.warn(`Releasing runs failed: ${e.message}`));
   }
 
   private async start(): Promise<void> {
+    this.started = true;
     const probe = await this.probe.probe();
     if (!probe.writable) {
       this.logger.warn(

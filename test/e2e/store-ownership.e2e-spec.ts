@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
@@ -109,6 +109,10 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     const card = join(dir, 'card.json');
     expect(cli(['serve', 'a2a', '--export-agent-card', card], env).status).toBe(0);
     expect(JSON.parse(readFileSync(card, 'utf8')).skills.length).toBeGreaterThan(0);
+    const fresh = join(dir, 'fresh');
+    const stores = { SUPERQODE_A2A_TASK_STORE_PATH: join(fresh, 't.sqlite3'), SUPERQODE_A2A_HARNESS_STORE_PATH: join(fresh, 'h.sqlite3') };
+    expect(cli(['serve', 'a2a', '--export-agent-card', card], { ...env, ...stores }).status).toBe(0);
+    expect(existsSync(fresh)).toBe(false); // the export opened no store file
     const reconcile = cli(['a2a', 'reconcile', '--task-store', env.SUPERQODE_A2A_TASK_STORE_PATH], env);
     expect(reconcile.status).toBe(0);
     expect(reconcile.stdout).toContain('0 interrupted task(s)');

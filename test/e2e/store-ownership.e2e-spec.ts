@@ -19,12 +19,23 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: { PATH: process.env.PATH ?? '', SUPERQODE_A2A_PORT: String(port), SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SUPERQODE_A2A_PORT: String(port),
+      SUPERQODE_A2A_LOG_LEVEL: 'error',
+      ...env,
+    },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { proc, url };
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { proc, url };
     await new Promise((r) => setTimeout(r, 100));
   }
   proc.kill('SIGKILL');
@@ -39,7 +50,14 @@ async function stop(server: Server): Promise<void> {
 
 /** A harness task sent without waiting for its end; returns its id. */
 async function sendHarnessTask(server: Server, text: string): Promise<string> {
-  const sent = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(text), configuration: { returnImmediately: true } }), V1);
+  const sent = await post(
+    server.url,
+    aJsonRpcRequest('SendMessage', {
+      message: aMessage(text),
+      configuration: { returnImmediately: true },
+    }),
+    V1,
+  );
   return sent.body.result.task.id as string;
 }
 
@@ -49,16 +67,24 @@ async function settled(server: Server, id: string, deadlineMs = 30_000): Promise
   for (;;) {
     const got = await post(server.url, aJsonRpcRequest('GetTask', { id }), V1);
     const state = got.body.result?.status?.state as string | undefined;
-    if ((state && !['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(state)) || Date.now() > until) return got.body.result;
+    if (
+      (state && !['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(state)) ||
+      Date.now() > until
+    )
+      return got.body.result;
     await new Promise((r) => setTimeout(r, 150));
   }
 }
 
 async function modelRequests(fake: FakeOpenAiServer, atLeast: number): Promise<void> {
-  for (let i = 0; i < 200 && fake.requests.length < atLeast; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && fake.requests.length < atLeast; i++)
+    await new Promise((r) => setTimeout(r, 50));
 }
 
-function cli(args: string[], env: Record<string, string>): { status: number | null; stdout: string } {
+function cli(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string } {
   const run = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], {
     env: { PATH: process.env.PATH ?? '', SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
     encoding: 'utf8',
@@ -100,7 +126,11 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
   it('card export, `a2a reconcile` and a second server on the same store leave a live run alone; both servers complete tasks', async () => {
     const first = await startServer(env);
     servers.push(first);
-    fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 4 && echo slow-done', timeout_seconds: 60 } }] });
+    fake.enqueue({
+      toolCalls: [
+        { name: 'bash', arguments: { command: 'sleep 4 && echo slow-done', timeout_seconds: 60 } },
+      ],
+    });
     fake.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
     const before = fake.requests.length;
     const slowId = await sendHarnessTask(first, 'run the slow thing');
@@ -110,10 +140,18 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     expect(cli(['serve', 'a2a', '--export-agent-card', card], env).status).toBe(0);
     expect(JSON.parse(readFileSync(card, 'utf8')).skills.length).toBeGreaterThan(0);
     const fresh = join(dir, 'fresh');
-    const stores = { SUPERQODE_A2A_TASK_STORE_PATH: join(fresh, 't.sqlite3'), SUPERQODE_A2A_HARNESS_STORE_PATH: join(fresh, 'h.sqlite3') };
-    expect(cli(['serve', 'a2a', '--export-agent-card', card], { ...env, ...stores }).status).toBe(0);
+    const stores = {
+      SUPERQODE_A2A_TASK_STORE_PATH: join(fresh, 't.sqlite3'),
+      SUPERQODE_A2A_HARNESS_STORE_PATH: join(fresh, 'h.sqlite3'),
+    };
+    expect(cli(['serve', 'a2a', '--export-agent-card', card], { ...env, ...stores }).status).toBe(
+      0,
+    );
     expect(existsSync(fresh)).toBe(false); // the export opened no store file
-    const reconcile = cli(['a2a', 'reconcile', '--task-store', env.SUPERQODE_A2A_TASK_STORE_PATH], env);
+    const reconcile = cli(
+      ['a2a', 'reconcile', '--task-store', env.SUPERQODE_A2A_TASK_STORE_PATH],
+      env,
+    );
     expect(reconcile.status).toBe(0);
     expect(reconcile.stdout).toContain('0 interrupted task(s)');
 
@@ -124,7 +162,10 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
 
     const slow = await settled(first, slowId);
     expect(slow.status.state).toBe('TASK_STATE_COMPLETED');
-    const runs = cli(['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH], env).stdout;
+    const runs = cli(
+      ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
+      env,
+    ).stdout;
     const line = runs.split('\n').find((l) => l.startsWith(slow.metadata.superqodeRunId as string));
     expect(line).toMatch(/\bsucceeded\b/);
   }, 90_000);
@@ -133,12 +174,18 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     const first = await startServer(env);
     const second = await startServer(env);
     servers.push(first, second);
-    fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } }] });
+    fake.enqueue({
+      toolCalls: [
+        { name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } },
+      ],
+    });
     const before = fake.requests.length;
     const id = await sendHarnessTask(first, 'run the very slow thing');
     await modelRequests(fake, before + 1);
     await new Promise((r) => setTimeout(r, 300));
-    expect((await post(second.url, aJsonRpcRequest('GetTask', { id }), V1)).body.result.status.state).toBe('TASK_STATE_WORKING');
+    expect(
+      (await post(second.url, aJsonRpcRequest('GetTask', { id }), V1)).body.result.status.state,
+    ).toBe('TASK_STATE_WORKING');
     const firstPid = first.proc.pid;
     await stop(first);
 
@@ -146,8 +193,13 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     expect(failed.status.state).toBe('TASK_STATE_FAILED');
     expect(failed.status.message.parts[0].text).toContain(`:${firstPid}:`);
     expect(failed.status.message.parts[0].text).toContain(`run ${failed.metadata.superqodeRunId}`);
-    const runs = cli(['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH], env).stdout;
-    const line = runs.split('\n').find((l) => l.startsWith(failed.metadata.superqodeRunId as string));
+    const runs = cli(
+      ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
+      env,
+    ).stdout;
+    const line = runs
+      .split('\n')
+      .find((l) => l.startsWith(failed.metadata.superqodeRunId as string));
     expect(line).toMatch(/\bfailed\b/);
   }, 90_000);
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, In } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import { Clock, IdGenerator } from '../../../common/runtime/clock';
 import { ProcessInstance, ownerIsGone, thisHostOwners } from '../../../common/runtime/process-instance';
@@ -23,16 +23,7 @@ import {
   HarnessSessionEntity,
 } from './harness-ledger.entities';
 import * as map from './harness-ledger.mapping';
-
-/**
- * Appends an event at the run's next sequence, allocated by the database in the same statement
- * (a write from its first step, so SQLite holds the write lock while reading the maximum): no
- * interleaving of writers (two processes, a reconciler beside a live run) can collide.
- */
-const APPEND_EVENT_SQL =
-  'INSERT INTO "events" ("run_id", "sequence", "event_id", "type", "data", "timestamp") ' +
-  'SELECT ?, COALESCE(MAX("sequence"), 0) + 1, ?, ?, ?, ? FROM "events" WHERE "run_id" = ? ' +
-  'RETURNING "sequence"';
+import { insertEvent, leaseExpired } from './harness-ledger.sql';
 
 const LIST_RUNS_SQL =
   'SELECT "id", "session_id" AS "sessionId", "status", "provider", "model", ' +
@@ -121,10 +112,7 @@ export class HarnessLedgerService {
       if (event.type === 'run.started') {
         await m.insert(HarnessRunEntity, { ...map.runRowFrom(event), ...lease });
       }
-      const row = map.toEventRow(event);
-      const params = [row.runId, row.eventId, row.type, row.data, row.timestamp, row.runId];
-      const [inserted]: { sequence: number }[] = await m.query(APPEND_EVENT_SQL, params);
-      sequence = Number(inserted.sequence);
+      sequence = await insertEvent(m, map.toEventRow(event));
       const update = map.runUpdateFor(event);
       if (update?.status === 'running') Object.assign(update, lease);
       if (update) await m.update(HarnessRunEntity, { id: event.run_id }, update);
@@ -251,11 +239,7 @@ export class HarnessLedgerService {
       }
       ended = ((await query.execute()).affected ?? 0) > 0;
       if (!ended) return;
-      const row = map.toEventRow(event);
-      const [inserted]: { sequence: number }[] = await m.query(APPEND_EVENT_SQL, [
-        row.runId, row.eventId, row.type, row.data, row.timestamp, row.runId,
-      ]);
-      event.sequence = Number(inserted.sequence);
+      event.sequence = await insertEvent(m, map.toEventRow(event));
     });
     return ended ? event : null;
   }
@@ -279,19 +263,4 @@ export class HarnessLedgerService {
     this.writes = next.catch(() => undefined);
     return next.then(() => undefined);
   }
-}
-
-/**
- * `lease_renewed_at_ms` is null (never leased) or before `cutoffMs`, or `lease_owner` is
- * `owner` (`exact`) or matches the `LIKE` pattern `owner`.
- */
-function leaseExpired(alias: string | null, cutoffMs: number, owner?: string, exact = false): Brackets {
-  const renewed = alias ? `${alias}.leaseRenewedAtMs` : 'lease_renewed_at_ms';
-  const leaseOwner = alias ? `${alias}.leaseOwner` : 'lease_owner';
-  return new Brackets((q) => {
-    q.where(`${renewed} IS NULL`).orWhere(`${renewed} < :cutoffMs`, { cutoffMs });
-    if (owner !== undefined) {
-      q.orWhere(exact ? `${leaseOwner} = :owner` : `${leaseOwner} LIKE :owner ESCAPE '\\'`, { owner });
-    }
-  });
 }

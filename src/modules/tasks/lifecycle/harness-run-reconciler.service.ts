@@ -20,7 +20,12 @@ export class HarnessRunReconciler implements OnModuleInit {
     this.tasks.onInterrupted(async (interrupted) => {
       const cutoffMs = this.tasks.cutoffMs();
       for (const t of interrupted) {
-        if (t.runId) await this.interrupt(t.runId, t.leaseOwner, this.tasks.isGone(t.leaseOwner) ? Number.MAX_SAFE_INTEGER : cutoffMs);
+        if (t.runId)
+          await this.interrupt(
+            t.runId,
+            t.leaseOwner,
+            this.tasks.isGone(t.leaseOwner) ? Number.MAX_SAFE_INTEGER : cutoffMs,
+          );
       }
     });
   }
@@ -28,7 +33,8 @@ export class HarnessRunReconciler implements OnModuleInit {
   /** Ends every orphaned run (lease renewed before now − lease, or never leased). */
   async reconcile(): Promise<void> {
     const cutoffMs = this.tasks.cutoffMs();
-    for (const run of await this.ledger.orphanedRuns(cutoffMs)) await this.interrupt(run.id, run.owner, cutoffMs);
+    for (const run of await this.ledger.orphanedRuns(cutoffMs))
+      await this.interrupt(run.id, run.owner, cutoffMs);
   }
 
   /** Ends the running runs of an owner that is stopping (this process at shutdown). */
@@ -41,10 +47,12 @@ export class HarnessRunReconciler implements OnModuleInit {
   private async interrupt(runId: string, owner: string | null, cutoffMs: number): Promise<void> {
     const who = owner ? `server ${owner}` : 'the server';
     const message = `Interrupted: ${who} stopped during this run (no heartbeat for ${this.tasks.leaseMs} ms).`;
-    const event = await this.ledger.markInterrupted(runId, message, cutoffMs).catch((error: Error) => {
-      this.logger.warn(`Run ${runId} not reconciled: ${error.message}`);
-      return null;
-    });
+    const event = await this.ledger
+      .markInterrupted(runId, message, cutoffMs)
+      .catch((error: Error) => {
+        this.logger.warn(`Run ${runId} not reconciled: ${error.message}`);
+        return null;
+      });
     if (event) this.logger.warn(`Marked orphaned run ${runId} of ${who} failed`);
   }
 }

@@ -4,7 +4,13 @@ import type { DataSource } from 'typeorm';
 import { Clock } from '../../../common/runtime/clock';
 import { ProcessInstance } from '../../../common/runtime/process-instance';
 import { HarnessLedgerService } from '../../harness/ledger/harness-ledger.service';
-import { LEASED_STATES, TERMINAL_STATES, UPSERT_TASK_SQL, taskRowValues, toTaskEntity } from '../task.entity';
+import {
+  LEASED_STATES,
+  TERMINAL_STATES,
+  UPSERT_TASK_SQL,
+  taskRowValues,
+  toTaskEntity,
+} from '../task.entity';
 import { withFailedStatus } from '../task-reconciler.service';
 import { TaskWriteFailures } from '../task-write-failures';
 import type { FailedTaskWrite } from '../task-write-failures';
@@ -13,7 +19,8 @@ import { TASKS_CONNECTION } from '../tasks.constants';
 const RENEW_TASK_LEASES_SQL =
   'UPDATE "a2a_tasks" SET "lease_renewed_at_ms" = ? WHERE "lease_owner" = ? AND "status_state" IN (?, ?)';
 
-const STATE_SQL = 'SELECT "status_state" AS "state" FROM "a2a_tasks" WHERE "tenant" = ? AND "owner" = ? AND "id" = ?';
+const STATE_SQL =
+  'SELECT "status_state" AS "state" FROM "a2a_tasks" WHERE "tenant" = ? AND "owner" = ? AND "id" = ?';
 
 /**
  * One heartbeat of this process: renews the lease of every task it owns (one UPDATE over the
@@ -42,7 +49,11 @@ export class StoreHeartbeat {
 
   /** Ends one task FAILED unless its row already reached a terminal state. */
   private async endFailedWrite(f: FailedTaskWrite, nowMs: number): Promise<void> {
-    const rows: { state: string | null }[] = await this.db.query(STATE_SQL, [f.scope.tenant, f.scope.owner, f.task.id]);
+    const rows: { state: string | null }[] = await this.db.query(STATE_SQL, [
+      f.scope.tenant,
+      f.scope.owner,
+      f.task.id,
+    ]);
     if (rows[0]?.state && TERMINAL_STATES.includes(rows[0].state)) {
       this.failures.clear(f.scope, f.task.id);
       return;

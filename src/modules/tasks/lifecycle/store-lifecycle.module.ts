@@ -25,7 +25,12 @@ import { TaskRetention } from './task-retention.service';
     {
       provide: STORE_JOBS,
       inject: [ProcessInstance, TaskReconciler, HarnessRunReconciler, TaskRetention],
-      useFactory: (instance: ProcessInstance, tasks: TaskReconciler, runs: HarnessRunReconciler, retention: TaskRetention): StoreJobs => ({
+      useFactory: (
+        instance: ProcessInstance,
+        tasks: TaskReconciler,
+        runs: HarnessRunReconciler,
+        retention: TaskRetention,
+      ): StoreJobs => ({
         ownerId: instance.id,
         tasks,
         runs,

@@ -1,4 +1,10 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { A2aConfig } from '../../../config/a2a.config';
@@ -28,7 +34,11 @@ class Periodic {
   private timer?: NodeJS.Timeout;
   private running: Promise<void> | null = null;
 
-  constructor(private readonly name: string, private readonly job: () => Promise<unknown>, private readonly logger: Logger) {}
+  constructor(
+    private readonly name: string,
+    private readonly job: () => Promise<unknown>,
+    private readonly logger: Logger,
+  ) {}
 
   /** Runs now, then every `periodMs` (the timer does not keep the process alive). */
   start(periodMs: number): Promise<void> {
@@ -44,7 +54,10 @@ class Periodic {
 
   private tick(): Promise<void> {
     this.running ??= this.job()
-      .then(() => undefined, (error: Error) => this.logger.warn(`${this.name} failed: ${error.message}`))
+      .then(
+        () => undefined,
+        (error: Error) => this.logger.warn(`${this.name} failed: ${error.message}`),
+      )
       .finally(() => (this.running = null));
     return this.running;
   }
@@ -77,8 +90,14 @@ export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplication
     };
     this.jobs = [
       { job: new Periodic('Reconciliation', reconcile, this.logger), periodMs: leaseMs },
-      { job: new Periodic('Heartbeat', () => heartbeat.beat(), this.logger), periodMs: heartbeatMs },
-      { job: new Periodic('Retention', () => reconcilers.retention.prune(), this.logger), periodMs: PRUNE_INTERVAL_MS },
+      {
+        job: new Periodic('Heartbeat', () => heartbeat.beat(), this.logger),
+        periodMs: heartbeatMs,
+      },
+      {
+        job: new Periodic('Retention', () => reconcilers.retention.prune(), this.logger),
+        periodMs: PRUNE_INTERVAL_MS,
+      },
     ];
   }
 
@@ -97,8 +116,12 @@ export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplication
     await Promise.all(this.jobs.map(({ job }) => job.stop()));
     if (!this.started) return;
     const { ownerId, tasks, runs } = this.reconcilers;
-    await tasks.release(ownerId).catch((e: Error) => this.logger.warn(`Releasing tasks failed: ${e.message}`));
-    await runs.release(ownerId).catch((e: Error) => this.logger.warn(`Releasing runs failed: ${e.message}`));
+    await tasks
+      .release(ownerId)
+      .catch((e: Error) => this.logger.warn(`Releasing tasks failed: ${e.message}`));
+    await runs
+      .release(ownerId)
+      .catch((e: Error) => this.logger.warn(`Releasing runs failed: ${e.message}`));
   }
 
   private async start(): Promise<void> {

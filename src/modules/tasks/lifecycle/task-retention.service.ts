@@ -44,11 +44,17 @@ export class TaskRetention {
     let deleted = 0;
     if (taskTtlDays > 0) {
       const cutoffMs = this.clock.now().getTime() - taskTtlDays * DAY_MS;
-      deleted += await this.deleteBatches(Infinity, (limit) => [...TERMINAL_STATES, cutoffMs, limit], true);
+      deleted += await this.deleteBatches(
+        Infinity,
+        (limit) => [...TERMINAL_STATES, cutoffMs, limit],
+        true,
+      );
     }
     const over = (await this.count()) - maxTasks;
-    if (over > 0) deleted += await this.deleteBatches(over, (limit) => [...TERMINAL_STATES, limit], false);
-    if (deleted > 0) this.logger.log(`Pruned ${deleted} finished task(s) (ttl ${taskTtlDays} d, cap ${maxTasks})`);
+    if (over > 0)
+      deleted += await this.deleteBatches(over, (limit) => [...TERMINAL_STATES, limit], false);
+    if (deleted > 0)
+      this.logger.log(`Pruned ${deleted} finished task(s) (ttl ${taskTtlDays} d, cap ${maxTasks})`);
     return deleted;
   }
 

@@ -88,6 +88,11 @@ export class TaskReconciler {
     return this.reconcile();
   }
 
+  /** The owner is this process, stopping ({@link release}). */
+  isReleased(owner: string | null): boolean {
+    return owner !== null && this.released.has(owner);
+  }
+
   /** The owner stopped: released here, or a gone process of this host ({@link ownerIsGone}). */
   isGone(owner: string | null): boolean {
     return owner !== null && (this.released.has(owner) || ownerIsGone(owner));

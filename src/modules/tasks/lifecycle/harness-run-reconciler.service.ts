@@ -20,7 +20,8 @@ export class HarnessRunReconciler implements OnModuleInit {
     this.tasks.onInterrupted(async (interrupted) => {
       const cutoffMs = this.tasks.cutoffMs();
       for (const t of interrupted) {
-        if (t.runId)
+        // This process's own runs, at shutdown, are ended by the harness adapter (run.cancelled).
+        if (t.runId && !this.tasks.isReleased(t.leaseOwner))
           await this.interrupt(
             t.runId,
             t.leaseOwner,
@@ -35,13 +36,6 @@ export class HarnessRunReconciler implements OnModuleInit {
     const cutoffMs = this.tasks.cutoffMs();
     for (const run of await this.ledger.orphanedRuns(cutoffMs))
       await this.interrupt(run.id, run.owner, cutoffMs);
-  }
-
-  /** Ends the running runs of an owner that is stopping (this process at shutdown). */
-  async release(owner: string): Promise<void> {
-    for (const run of await this.ledger.orphanedRuns(Number.MAX_SAFE_INTEGER)) {
-      if (run.owner === owner) await this.interrupt(run.id, owner, Number.MAX_SAFE_INTEGER);
-    }
   }
 
   private async interrupt(runId: string, owner: string | null, cutoffMs: number): Promise<void> {

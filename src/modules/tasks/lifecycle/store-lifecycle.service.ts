@@ -109,19 +109,18 @@ export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Stops the jobs, then fails this process's own unfinished tasks and runs at once (they cannot
-   * outlive it), so other servers and the next start need not wait for the lease.
+   * Stops the jobs, then fails this process's own unfinished tasks at once (they cannot outlive
+   * it), so other servers and the next start need not wait for the lease. Its ledger runs are
+   * ended by the harness adapter's own shutdown (`run.cancelled`); any it leaves running
+   * expire with the lease.
    */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.jobs.map(({ job }) => job.stop()));
     if (!this.started) return;
-    const { ownerId, tasks, runs } = this.reconcilers;
+    const { ownerId, tasks } = this.reconcilers;
     await tasks
       .release(ownerId)
       .catch((e: Error) => this.logger.warn(`Releasing tasks failed: ${e.message}`));
-    await runs
-      .release(ownerId)
-      .catch((e: Error) => this.logger.warn(`Releasing runs failed: ${e.message}`));
   }
 
   private async start(): Promise<void> {

@@ -123,7 +123,7 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('card export, `a2a reconcile` and a second server on the same store leave a live run alone; both servers complete tasks', async () => {
+  it('card export, `a2a reconcile`, a server that fails to bind and a second server on the same store leave a live run alone; both servers complete tasks', async () => {
     const first = await startServer(env);
     servers.push(first);
     fake.enqueue({
@@ -154,6 +154,21 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     );
     expect(reconcile.status).toBe(0);
     expect(reconcile.stdout).toContain('0 interrupted task(s)');
+
+    // `npm start` twice in one checkout: the second dies with EADDRINUSE and must touch nothing.
+    const clash = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...env,
+        SUPERQODE_A2A_PORT: new URL(first.url).port,
+        SUPERQODE_A2A_LOG_LEVEL: 'error',
+      },
+      stdio: 'ignore',
+    });
+    const clashExit = await new Promise<number | null>((r) =>
+      clash.once('exit', (code) => r(code)),
+    );
+    expect(clashExit).not.toBe(0);
 
     const second = await startServer(env);
     servers.push(second);

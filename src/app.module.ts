@@ -8,6 +8,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { ConfiguredTasksModule } from './modules/tasks/configured-tasks.module';
 import { TransportModule } from './modules/transport/transport.module';
+import { StoreLifecycleModule } from './modules/tasks/lifecycle/store-lifecycle.module';
 
 /** Global providers an embedding application hands in (none by default). */
 @Global()
@@ -41,6 +42,7 @@ export class AppModule {
         AgentCardModule,
         TransportModule,
         HealthModule,
+        StoreLifecycleModule,
       ],
     };
   }

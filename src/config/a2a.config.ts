@@ -60,6 +60,8 @@ export class A2aConfig {
   readonly harness: HarnessServeSettings;
   /** Transport guards and limits: origins, hosts, JSON depth, timeouts, connection cap (issues #11, #12). */
   readonly http: HttpServeSettings;
+  /** Task store lifecycle: ownership leases, retention, list caps (issues #11, #13). */
+  readonly store: StoreSettings;
 
   constructor(config: ConfigService) {
     const env = <K extends keyof Env>(key: K): Env[K] => config.get(key) as Env[K];
@@ -100,6 +102,7 @@ export class A2aConfig {
       keepAliveTimeoutMs: env('SUPERQODE_A2A_KEEP_ALIVE_TIMEOUT_MS'),
       maxConnectionsPerAddress: env('SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS'),
     };
+    this.store = storeSettings(env);
   }
 
   /** An operator token is configured. */
@@ -255,4 +258,33 @@ function assertHarnessAccessUsable(
         '(create one with `superqode a2a-keys secret`).',
     );
   }
+}
+
+/** Task store lifecycle settings (ms, counts, bytes). */
+export interface StoreSettings {
+  /** Lease of owned work, ms. */
+  readonly leaseMs: number;
+  /** Heartbeat period, ms (clamped below a third of the lease). */
+  readonly heartbeatMs: number;
+  /** Row cap of the durable store. */
+  readonly maxTasks: number;
+  /** Finished-task retention, days; 0 keeps them. */
+  readonly taskTtlDays: number;
+  /** ListTasks page cap. */
+  readonly maxPageSize: number;
+  /** ListTasks stored-JSON cap, bytes. */
+  readonly maxListReplyBytes: number;
+}
+
+function storeSettings(env: <K extends keyof Env>(key: K) => Env[K]): StoreSettings {
+  const leaseMs = env('SUPERQODE_A2A_LEASE_MS');
+  return {
+    leaseMs,
+    // Two heartbeats may be missed (a busy event loop) before the lease runs out.
+    heartbeatMs: Math.min(env('SUPERQODE_A2A_HEARTBEAT_MS'), Math.floor(leaseMs / 3)),
+    maxTasks: env('SUPERQODE_A2A_MAX_TASKS'),
+    taskTtlDays: env('SUPERQODE_A2A_TASK_TTL_DAYS'),
+    maxPageSize: env('SUPERQODE_A2A_MAX_PAGE_SIZE'),
+    maxListReplyBytes: env('SUPERQODE_A2A_MAX_LIST_REPLY_BYTES'),
+  };
 }

@@ -22,6 +22,18 @@ export const envSchema = z.object({
   SUPERQODE_A2A_TASK_STORE_PATH: z.string().trim().min(1).default('.superqode/a2a/tasks.sqlite3'),
   /** false keeps tasks in memory only (`--no-task-store`). */
   SUPERQODE_A2A_TASK_STORE_ENABLED: bool.default(true),
+  /** Ownership lease of WORKING tasks and running ledger runs, ms: orphaned once not renewed for this long. */
+  SUPERQODE_A2A_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
+  /** Heartbeat period renewing this server's leases, ms (must be below the lease). */
+  SUPERQODE_A2A_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** Durable store row cap; the oldest finished tasks are pruned in the background (`--max-tasks`). */
+  SUPERQODE_A2A_MAX_TASKS: z.coerce.number().int().min(1).default(100_000),
+  /** Finished tasks not updated for this many days are pruned (`--task-ttl-days`; 0 = kept). */
+  SUPERQODE_A2A_TASK_TTL_DAYS: z.coerce.number().min(0).max(36_500).default(30),
+  /** Most tasks one ListTasks page returns (`--max-page-size`; the SDK refuses above 100). */
+  SUPERQODE_A2A_MAX_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  /** Stored task JSON one ListTasks page may carry, bytes; the page ends early with a token. */
+  SUPERQODE_A2A_MAX_LIST_REPLY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Serve and advertise the A2A 0.3 JSON-RPC interface. */
   SUPERQODE_A2A_LEGACY_V03: bool.default(true),
   /** Agent Card `Cache-Control: max-age`, seconds (0 = no-cache). */

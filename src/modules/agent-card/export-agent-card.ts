@@ -15,7 +15,11 @@ import { AgentCardService } from './agent-card.service';
  * @throws {Error} Invalid configuration, refused bind, or an unwritable file.
  */
 export async function exportAgentCard(overrides: RawEnv, file: string): Promise<string> {
-  @Module({ imports: [A2aConfigModule.forRoot(overrides), AgentCardModule] })
+  // The skills' module graph holds the task store and the harness ledger: keep both in memory,
+  // so exporting never opens (nor migrates, nor reconciles) a live server's files. Neither
+  // setting changes the card. No store lifecycle is built (it lives in AppModule only).
+  const inMemory: RawEnv = { SUPERQODE_A2A_TASK_STORE_ENABLED: false, SUPERQODE_A2A_HARNESS_STORE_PATH: ':memory:' };
+  @Module({ imports: [A2aConfigModule.forRoot({ ...overrides, ...inMemory }), AgentCardModule] })
   class CardExportModule {}
   const ctx = await NestFactory.createApplicationContext(CardExportModule, { logger: ['error'], abortOnError: false });
   try {

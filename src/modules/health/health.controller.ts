@@ -1,10 +1,9 @@
-import { Controller, Get } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { A2aConfig } from '../../config/a2a.config';
 import { Public } from '../../common/decorators/public.decorator';
 import { AgentCardService } from '../agent-card/agent-card.service';
-import { TASKS_CONNECTION } from '../tasks/tasks.constants';
+import { StoreProbe } from '../tasks/store-probe.service';
 import { PACKAGE_VERSION } from './package-version';
 import { SkillRouter } from '../skills/skill-router.service';
 import { BoundedThrottlerStorage, ThrottleStats } from '../auth/bounded-throttler.storage';
@@ -20,7 +19,11 @@ export interface HealthReport {
   skills: string[];
   /** Skills this build has but this deployment does not serve, with why. */
   skillsNotServed: { id: string; reason: string }[];
-  taskStore: { durable: boolean; reachable: boolean };
+  /**
+   * `reachable`: answers reads; `writable`: a probe write committed and no failed task save is
+   * waiting to be ended; `failedWrites`: such saves.
+   */
+  taskStore: { durable: boolean; reachable: boolean; writable: boolean; failedWrites: number };
   /** Rate-limit counters: callers with a live per-minute window, requests in the daily window. */
   rateLimits: ThrottleStats;
   /** The sandbox harness tools run in (`bwrap` or `local`); absent when the harness is not served. */
@@ -29,7 +32,8 @@ export interface HealthReport {
 
 /**
  * Liveness and configuration summary, GET and HEAD, never authenticated nor throttled.
- * `status` is `degraded` (still HTTP 200) when the task store does not answer `SELECT 1`.
+ * `status` is `degraded`, with HTTP 503 (load balancers route away), when the task store does
+ * not answer or refuses writes (read-only file, full disk, failed saves not yet ended).
  */
 @Public()
 @Controller('health')
@@ -37,18 +41,19 @@ export class HealthController {
   constructor(
     private readonly config: A2aConfig,
     private readonly cards: AgentCardService,
-    @InjectDataSource(TASKS_CONNECTION) private readonly tasksDb: DataSource,
+    private readonly storeProbe: StoreProbe,
     private readonly throttles: BoundedThrottlerStorage,
     private readonly harness: HarnessRuntime,
     private readonly skills: SkillRouter,
   ) {}
 
   @Get()
-  async health(): Promise<HealthReport> {
+  async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const card = this.cards.card();
-    const reachable = await this.tasksDb.query('SELECT 1').then(() => true, () => false);
+    const { reachable, writable, failedWrites } = await this.storeProbe.probe();
+    if (!writable) void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
     return {
-      status: reachable ? 'ok' : 'degraded',
+      status: writable ? 'ok' : 'degraded',
       version: PACKAGE_VERSION,
       agentCardVersion: card.version,
       interfaces: card.supportedInterfaces.map(({ protocolBinding, protocolVersion, url }) => ({
@@ -58,7 +63,7 @@ export class HealthController {
       })),
       skills: card.skills.map((s) => s.id),
       skillsNotServed: this.skills.notServed(),
-      taskStore: { durable: this.config.taskStorePath !== null, reachable },
+      taskStore: { durable: this.config.taskStorePath !== null, reachable, writable, failedWrites },
       rateLimits: this.throttles.stats(),
       ...(this.config.harness.served ? { harnessSandbox: this.harness.sandbox } : {}),
     };

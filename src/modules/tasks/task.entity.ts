@@ -14,13 +14,15 @@ export interface TaskScope {
 /**
  * One stored A2A task, scoped to a tenant and an owner (table `a2a_tasks`).
  * Key and filter fields are real columns; the rest is proto-JSON text from `Task.toJSON`.
- * Created by migration `CreateA2aTasks1733000000000`, never by `synchronize`.
+ * Created by migrations `CreateA2aTasks1733000000000` and `AddTaskLeases1765000000000`, never by
+ * `synchronize`.
  * @see SDK `@a2a-js/sdk/server/database` `tasks` table, which this layout mirrors.
  */
 @Entity(TASKS_TABLE)
 @Index('IDX_a2a_tasks_scope_ts', ['tenant', 'owner', 'statusTimestampMs', 'id'])
 @Index('IDX_a2a_tasks_context_ts', ['tenant', 'owner', 'contextId', 'statusTimestampMs', 'id'])
 @Index('IDX_a2a_tasks_state_ts', ['tenant', 'owner', 'statusState', 'statusTimestampMs', 'id'])
+@Index('IDX_a2a_tasks_lease', ['leaseOwner'], { where: '"lease_owner" IS NOT NULL' })
 export class TaskEntity {
   /** `ServerCallContext.tenant`, `''` when none. */
   @PrimaryColumn({ type: 'text' })
@@ -73,7 +75,29 @@ export class TaskEntity {
   /** Latest save of this row, epoch ms (bookkeeping only, never returned to clients). */
   @Column({ name: 'updated_at_ms', type: 'integer' })
   updatedAtMs: number;
+
+  /**
+   * Process instance running the task (`ProcessInstance.id`) while it is SUBMITTED or WORKING;
+   * null otherwise (terminal, INPUT_REQUIRED, AUTH_REQUIRED: nobody is running it).
+   */
+  @Column({ name: 'lease_owner', type: 'text', nullable: true })
+  leaseOwner: string | null;
+
+  /** Owner's last save or heartbeat, epoch ms; null when unleased. */
+  @Column({ name: 'lease_renewed_at_ms', type: 'integer', nullable: true })
+  leaseRenewedAtMs: number | null;
 }
+
+/** States a running process owns (leased); every other state is terminal or waits for a caller. */
+export const LEASED_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'];
+
+/** States no process changes any more (what retention may delete). */
+export const TERMINAL_STATES = [
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+];
 
 /**
  * The store's only write: one upsert on the primary key (no read first) that replaces every
@@ -82,13 +106,15 @@ export class TaskEntity {
 export const UPSERT_TASK_SQL =
   'INSERT INTO "a2a_tasks" ("tenant", "owner", "id", "context_id", "status_state", ' +
   '"status_timestamp_ms", "status", "artifacts", "history", "metadata", "protocol_version", ' +
-  '"created_at_ms", "updated_at_ms") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  '"created_at_ms", "updated_at_ms", "lease_owner", "lease_renewed_at_ms") ' +
+  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
   'ON CONFLICT ("tenant", "owner", "id") DO UPDATE SET "context_id" = excluded."context_id", ' +
   '"status_state" = excluded."status_state", ' +
   '"status_timestamp_ms" = excluded."status_timestamp_ms", "status" = excluded."status", ' +
   '"artifacts" = excluded."artifacts", "history" = excluded."history", ' +
   '"metadata" = excluded."metadata", "protocol_version" = excluded."protocol_version", ' +
-  '"updated_at_ms" = excluded."updated_at_ms"';
+  '"updated_at_ms" = excluded."updated_at_ms", "lease_owner" = excluded."lease_owner", ' +
+  '"lease_renewed_at_ms" = excluded."lease_renewed_at_ms"';
 
 /** Values of {@link UPSERT_TASK_SQL}, in its column order. */
 export function taskRowValues(row: TaskEntity): unknown[] {
@@ -96,7 +122,7 @@ export function taskRowValues(row: TaskEntity): unknown[] {
   return [
     row.tenant, row.owner, row.id, row.contextId, row.statusState, row.statusTimestampMs,
     row.status, row.artifacts, row.history, row.metadata, row.protocolVersion,
-    row.createdAtMs, row.updatedAtMs,
+    row.createdAtMs, row.updatedAtMs, row.leaseOwner, row.leaseRenewedAtMs,
   ];
 }
 
@@ -125,17 +151,26 @@ function decode(value: string | null | undefined): unknown {
 /**
  * Maps an SDK task to its row through `Task.toJSON` (enums as names, raw bytes as base64).
  * @param nowMs - Save time, epoch ms, for both bookkeeping columns (upserts keep `createdAtMs`).
+ * @param leaseOwner - Process saving the task: recorded as its owner (lease renewed now) when the
+ *   task is in a {@link LEASED_STATES} state; null leaves the row unowned.
  * @throws {Error} The task has no string id.
  */
-export function toTaskEntity(scope: TaskScope, task: Task, nowMs: number): TaskEntity {
+export function toTaskEntity(
+  scope: TaskScope,
+  task: Task,
+  nowMs: number,
+  leaseOwner: string | null = null,
+): TaskEntity {
   if (typeof task.id !== 'string') throw new Error('task has no id');
   const payload = Task.toJSON(task) as Record<string, unknown>;
+  const statusState = task.status ? taskStateToJSON(task.status.state) : null;
+  const leased = leaseOwner !== null && statusState !== null && LEASED_STATES.includes(statusState);
   return {
     tenant: scope.tenant,
     owner: scope.owner,
     id: task.id,
     contextId: task.contextId || '',
-    statusState: task.status ? taskStateToJSON(task.status.state) : null,
+    statusState,
     statusTimestampMs: statusTimestampMs(task.status?.timestamp),
     status: encode(payload.status),
     artifacts: encode(payload.artifacts),
@@ -144,6 +179,8 @@ export function toTaskEntity(scope: TaskScope, task: Task, nowMs: number): TaskE
     protocolVersion: TASK_PAYLOAD_FORMAT,
     createdAtMs: nowMs,
     updatedAtMs: nowMs,
+    leaseOwner: leased ? leaseOwner : null,
+    leaseRenewedAtMs: leased ? nowMs : null,
   };
 }
 

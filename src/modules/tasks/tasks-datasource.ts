@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { CreateA2aTasks1733000000000 } from './migrations/1733000000000-create-a2a-tasks';
+import { AddTaskLeases1765000000000 } from './migrations/1765000000000-add-task-leases';
 import { TaskEntity } from './task.entity';
 import { TASKS_MIGRATIONS_TABLE } from './tasks.constants';
 
@@ -47,7 +48,7 @@ export function tasksDataSourceOptions(path: string | null): TasksDataSourceOpti
     statementCacheSize: TASKS_STATEMENT_CACHE_SIZE,
     prepareDatabase,
     entities: [TaskEntity],
-    migrations: [CreateA2aTasks1733000000000],
+    migrations: [CreateA2aTasks1733000000000, AddTaskLeases1765000000000],
     migrationsRun: true,
     migrationsTableName: TASKS_MIGRATIONS_TABLE,
     synchronize: false,

@@ -5,6 +5,9 @@ import { tasksDataSourceOptions } from './tasks-datasource';
 import { TASK_STORE, TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 import { TypeOrmTaskStore } from './typeorm-task.store';
 import { TaskReconciler } from './task-reconciler.service';
+import type { TaskReconcilerOptions } from './task-reconciler.service';
+import { TaskWriteFailures } from './task-write-failures';
+import { StoreProbe } from './store-probe.service';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
 import { withSqliteDataSource } from '../../common/database/sqlite-data-source';
@@ -14,7 +17,7 @@ import type { NamedSqliteStore } from '../../common/database/sqlite-data-source'
 export const MEMORY_MODE_MAX_TASKS = 10_000;
 
 /** Options of {@link TasksModule}. */
-export interface TasksModuleOptions extends TypeOrmTaskStoreOptions {
+export interface TasksModuleOptions extends TypeOrmTaskStoreOptions, TaskReconcilerOptions {
   /** SQLite file of the durable store (parent directory created); null keeps tasks in memory. */
   path: string | null;
 }
@@ -24,10 +27,13 @@ export interface TasksModuleOptions extends TypeOrmTaskStoreOptions {
  * capped at {@link MEMORY_MODE_MAX_TASKS} when the store is disabled.
  */
 export function tasksModuleOptionsFrom(
-  config: Pick<A2aConfig, 'taskStorePath'>,
+  config: Pick<A2aConfig, 'taskStorePath'> & Partial<Pick<A2aConfig, 'store'>>,
 ): TasksModuleOptions {
   const path = config.taskStorePath;
-  return { path, maxTasks: path === null ? MEMORY_MODE_MAX_TASKS : null };
+  const { leaseMs, maxPageSize, maxListReplyBytes } = config.store ?? {};
+  // The durable store is bounded by the server's background retention, not on the save path.
+  const maxTasks = path === null ? MEMORY_MODE_MAX_TASKS : null;
+  return { path, maxTasks, leaseMs, maxPageSize, maxListReplyBytes };
 }
 
 const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
@@ -47,8 +53,8 @@ const STORE: NamedSqliteStore = { name: TASKS_CONNECTION, options: tasksDataSour
  */
 @Module({
   imports: [RuntimeModule],
-  providers: [{ provide: TASK_STORE, useClass: TypeOrmTaskStore }, TaskReconciler],
-  exports: [TASK_STORE, TaskReconciler],
+  providers: [{ provide: TASK_STORE, useClass: TypeOrmTaskStore }, TaskReconciler, TaskWriteFailures, StoreProbe],
+  exports: [TASK_STORE, TaskReconciler, TaskWriteFailures, StoreProbe],
 })
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */

@@ -13,12 +13,8 @@ import { taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TASK_STORE } from './tasks.constants';
 import { TasksModule, tasksModuleOptionsFrom } from './tasks.module';
-import {
-  decodePageToken,
-  encodePageToken,
-  listQueries,
-  TypeOrmTaskStore,
-} from './typeorm-task.store';
+import { decodePageToken, encodePageToken, listQueries } from './task-list-queries';
+import { TypeOrmTaskStore } from './typeorm-task.store';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
@@ -290,6 +286,7 @@ describe(TypeOrmTaskStore.name, () => {
     );
     expect(await dataSource.query('SELECT name FROM a2a_tasks_migrations')).toEqual([
       { name: 'CreateA2aTasks1733000000000' },
+      { name: 'AddTaskLeases1765000000000' },
     ]);
     expect(await dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });

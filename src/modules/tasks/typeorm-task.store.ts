@@ -1,23 +1,22 @@
-import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { resolveUserScope } from '@a2a-js/sdk/server';
 import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Database, Statement } from 'better-sqlite3';
+import { ProcessInstance } from '../../common/runtime/process-instance';
 import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskPayloadRow, TaskScope } from './task.entity';
-import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
+import { TaskWriteFailures } from './task-write-failures';
+import { DEFAULT_MAX_LIST_REPLY_BYTES, DEFAULT_MAX_PAGE_SIZE, PAYLOAD_COLUMNS, encodePageToken, listQueries } from './task-list-queries';
+import type { ListedRow } from './task-list-queries';
 
-/** Page size when a list request names none (the SDK's `DEFAULT_PAGE_SIZE`). */
-export const DEFAULT_LIST_PAGE_SIZE = 50;
+import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 
 /** Tasks past this share above `maxTasks` trigger pruning (hysteresis: not every save). */
 export const RETENTION_SLACK = 0.1;
 
-const PAYLOAD_COLUMNS = '"id", "context_id" AS "contextId", "status", "metadata"';
 const LOAD_TASK_SQL =
   `SELECT ${PAYLOAD_COLUMNS}, "artifacts", "history" FROM "a2a_tasks" ` +
   `WHERE "tenant" = ? AND "owner" = ? AND "id" = ?`;
@@ -30,13 +29,7 @@ const PRUNE_SQL =
   `'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED') THEN 0 ELSE 1 END, ` +
   '"status_timestamp_ms", "id" LIMIT ?)';
 
-type ListedRow = TaskPayloadRow & { timestampMs: number };
 
-/** A SQL string with its positional parameters. */
-export interface SqlStatement {
-  sql: string;
-  params: unknown[];
-}
 
 /** Construction options of {@link TypeOrmTaskStore}. */
 export interface TypeOrmTaskStoreOptions {
@@ -50,86 +43,14 @@ export interface TypeOrmTaskStoreOptions {
   ownerResolver?: OwnerResolver;
   /** Clock of the bookkeeping columns, epoch ms; default `Date.now`. */
   nowMs?: () => number;
-}
-
-/** Opaque list cursor: base64url of `<status timestamp ms>|<task id>` of a page's last row. */
-export function encodePageToken(timestampMs: number, id: string): string {
-  return Buffer.from(`${timestampMs}|${id}`, 'utf8').toString('base64url');
-}
-
-/** A decoded cursor: integer epoch ms (negative before 1970), `|`, then the task id. */
-const CURSOR_PATTERN = /^(-?(?:0|[1-9]\d{0,15}))\|([\s\S]*)$/;
-
-/**
- * Reads a cursor made by {@link encodePageToken}.
- * @throws {RequestMalformedError} Not base64url, or not `<ms>|<id>` once decoded.
- */
-export function decodePageToken(token: string): { timestampMs: number; id: string } {
-  const match = /^[A-Za-z0-9_-]+$/.test(token)
-    ? CURSOR_PATTERN.exec(Buffer.from(token, 'base64url').toString('utf8'))
-    : null;
-  const timestampMs = Number(match?.[1]);
-  if (!match || !Number.isSafeInteger(timestampMs)) {
-    throw new RequestMalformedError('Invalid pageToken: not a cursor returned by ListTasks.');
-  }
-  return { timestampMs, id: match[2] };
-}
-
-/** The caller's scope plus the request's filters; shared by the count and the page. */
-function listFilter(scope: TaskScope, params: ListTasksRequest): SqlStatement {
-  const where = ['"tenant" = ?', '"owner" = ?'];
-  const values: unknown[] = [scope.tenant, scope.owner];
-  if (params.contextId) {
-    where.push('"context_id" = ?');
-    values.push(params.contextId);
-  }
-  if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED) {
-    where.push('"status_state" = ?');
-    values.push(taskStateToJSON(params.status));
-  }
-  if (params.statusTimestampAfter) {
-    const afterMs = Date.parse(params.statusTimestampAfter);
-    if (Number.isNaN(afterMs)) throw new RequestMalformedError('Invalid statusTimestampAfter');
-    where.push('"status_timestamp_ms" > ?');
-    values.push(afterMs);
-  }
-  return { sql: where.join(' AND '), params: values };
-}
-
-/**
- * The count and page statements of a list request; both are ranges of one list index.
- * The page seeks past the cursor with `ts <= ?` (an index bound; the plain
- * `ts < ? OR (ts = ? AND id < ?)` makes SQLite walk from the top) and breaks ties with
- * `ts < ? OR id < ?`: together `(ts, id) < (cursor ts, cursor id)`.
- * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
- */
-export function listQueries(
-  scope: TaskScope,
-  params: ListTasksRequest,
-): { count: SqlStatement; page: SqlStatement; pageSize: number } {
-  const pageSize = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 0) {
-    throw new RequestMalformedError('pageSize must be a non-negative integer');
-  }
-  const filter = listFilter(scope, params);
-  const where = [filter.sql];
-  const values = [...filter.params];
-  if (params.pageToken) {
-    const cursor = decodePageToken(params.pageToken);
-    where.push('"status_timestamp_ms" <= ? AND ("status_timestamp_ms" < ? OR "id" < ?)');
-    values.push(cursor.timestampMs, cursor.timestampMs, cursor.id);
-  }
-  const columns = [PAYLOAD_COLUMNS, '"status_timestamp_ms" AS "timestampMs"'];
-  if (params.includeArtifacts) columns.push('"artifacts"');
-  if (params.historyLength === undefined || params.historyLength > 0) columns.push('"history"');
-  const page =
-    `SELECT ${columns.join(', ')} FROM "a2a_tasks" WHERE ${where.join(' AND ')} ` +
-    'ORDER BY "status_timestamp_ms" DESC, "id" DESC LIMIT ?';
-  return {
-    count: { sql: `${COUNT_ALL_SQL} WHERE ${filter.sql}`, params: filter.params },
-    page: { sql: page, params: [...values, pageSize + 1] },
-    pageSize,
-  };
+  /** Page size cap (1-100) of `list`; larger requests get this many; default 100. */
+  maxPageSize?: number;
+  /**
+   * Stored JSON bytes (status, artifacts, history, metadata) one list page may carry; the page
+   * ends before the task that would exceed it (at least one task), with a next page token.
+   * Default {@link DEFAULT_MAX_LIST_REPLY_BYTES}.
+   */
+  maxListReplyBytes?: number;
 }
 
 /**
@@ -149,6 +70,10 @@ export class TypeOrmTaskStore implements TaskStore {
   private readonly ownerResolver: OwnerResolver;
   private readonly nowMs: () => number;
   private readonly maxTasks: number | null;
+  private readonly maxPageSize: number;
+  private readonly maxListReplyBytes: number;
+  private readonly instance: ProcessInstance;
+  private readonly failures: TaskWriteFailures;
   /** Rows known to exist (null: not counted yet); grows on each insert seen. */
   private rowCount: number | null = null;
   private lastInsertRowid: unknown;
@@ -158,22 +83,41 @@ export class TypeOrmTaskStore implements TaskStore {
   constructor(
     @InjectDataSource(TASKS_CONNECTION) private readonly dataSource: DataSource,
     @Optional() @Inject(TASKS_MODULE_OPTIONS) options: TypeOrmTaskStoreOptions = {},
+    @Optional() instance?: ProcessInstance,
+    @Optional() failures?: TaskWriteFailures,
   ) {
     this.ownerResolver = options.ownerResolver ?? resolveUserScope;
     this.nowMs = options.nowMs ?? Date.now;
     this.maxTasks = options.maxTasks ?? null;
+    this.maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
+    this.maxListReplyBytes = options.maxListReplyBytes ?? DEFAULT_MAX_LIST_REPLY_BYTES;
+    this.instance = instance ?? new ProcessInstance();
+    this.failures = failures ?? new TaskWriteFailures();
     if (this.maxTasks !== null && !(Number.isSafeInteger(this.maxTasks) && this.maxTasks > 0)) {
       throw new Error(`maxTasks must be a positive integer, got ${this.maxTasks}`);
     }
   }
 
   /**
-   * Inserts or replaces the caller's task with one upsert (no read first).
-   * @throws {Error} The task has no id, or SQLite failed (disk full, busy past the timeout).
+   * Inserts or replaces the caller's task with one upsert (no read first). A SUBMITTED or
+   * WORKING task is recorded as owned by this process (lease renewed now), in the same write.
+   * A failed write is remembered ({@link TaskWriteFailures}) so the task is ended FAILED once
+   * the store accepts writes again.
+   * @throws {Error} The task has no id, or SQLite failed (read-only, disk full, busy past the
+   *   timeout): the SDK's handler answers the request with an internal error.
    */
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    const row = toTaskEntity(this.scopeOf(context), task, this.nowMs());
-    const { lastInsertRowid } = this.prepared().upsert.run(taskRowValues(row));
+    const scope = this.scopeOf(context);
+    const row = toTaskEntity(scope, task, this.nowMs(), this.instance.id);
+    let lastInsertRowid: unknown;
+    try {
+      lastInsertRowid = this.prepared().upsert.run(taskRowValues(row)).lastInsertRowid;
+    } catch (error) {
+      this.failures.record(scope, task, error as Error);
+      this.logger.error(`Task "${task.id}" not saved: ${(error as Error).message}`);
+      throw error;
+    }
+    this.failures.clear(scope, task.id);
     if (this.maxTasks !== null) await this.enforceRetention(lastInsertRowid, this.maxTasks);
   }
 
@@ -193,13 +137,15 @@ export class TypeOrmTaskStore implements TaskStore {
    * Shapes: `totalSize` counts all matches; `nextPageToken` is '' on the last page;
    * `pageSize` is echoed; `artifacts` are [] unless `includeArtifacts`; `history` is [] when
    * `historyLength <= 0` (the handler trims longer histories). Unreadable rows are skipped.
+   * Caps: at most `maxPageSize` tasks, and the page ends early (with a `nextPageToken` at the
+   * last task returned) once its stored JSON would pass `maxListReplyBytes`.
    * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    const { count, page, pageSize } = listQueries(this.scopeOf(context), params);
+    const { count, page, pageSize } = listQueries(this.scopeOf(context), params, this.maxPageSize);
     const [{ total }]: { total: number }[] = await this.dataSource.query(count.sql, count.params);
     const rows: ListedRow[] = await this.dataSource.query(page.sql, page.params);
-    const pageRows = rows.slice(0, pageSize);
+    const pageRows = withinBytes(rows.slice(0, pageSize), this.maxListReplyBytes);
     const tasks: Task[] = [];
     for (const row of pageRows) {
       try {
@@ -210,7 +156,7 @@ export class TypeOrmTaskStore implements TaskStore {
     }
     const last = pageRows.at(-1);
     const nextPageToken =
-      rows.length > pageSize && last ? encodePageToken(last.timestampMs, last.id) : '';
+      rows.length > pageRows.length && last ? encodePageToken(last.timestampMs, last.id) : '';
     return { tasks, nextPageToken, pageSize, totalSize: Number(total) };
   }
 
@@ -261,4 +207,17 @@ export class TypeOrmTaskStore implements TaskStore {
     const [{ total }]: { total: number }[] = await this.dataSource.query(COUNT_ALL_SQL);
     return Number(total);
   }
+}
+
+/** The leading rows whose stored JSON fits in `maxBytes` (always at least the first row). */
+function withinBytes(rows: ListedRow[], maxBytes: number): ListedRow[] {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (const text of [r.status, r.artifacts, r.history, r.metadata]) {
+      if (text) bytes += Buffer.byteLength(text, 'utf8');
+    }
+    if (bytes > maxBytes && i > 0) return rows.slice(0, i);
+  }
+  return rows;
 }

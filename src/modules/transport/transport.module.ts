@@ -10,7 +10,6 @@ import { SkillRouter } from '../skills/skill-router.service';
 import { AGENT_EXECUTOR } from '../skills/skills.constants';
 import { TASK_STORE } from '../tasks/tasks.constants';
 import { ConfiguredTasksModule } from '../tasks/configured-tasks.module';
-import { ReconcileAtStartup } from '../tasks/task-reconciler.service';
 import { SuperqodeRequestHandler } from './a2a-request-handler';
 import { CallContextService } from './call-context.service';
 import { A2aFallbackExceptionFilter } from './a2a-fallback-exception.filter';
@@ -29,7 +28,6 @@ import { A2A_REQUEST_HANDLER, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER } from '
   providers: [
     CallContextService,
     { provide: APP_FILTER, useClass: A2aFallbackExceptionFilter },
-    ReconcileAtStartup,
     {
       provide: A2A_REQUEST_HANDLER,
       inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter],

@@ -16,6 +16,12 @@ export const HARNESS_EXIT = {
   cancelled: 130,
 } as const;
 
+/**
+ * Lease renewal period of the runs a CLI command executes, ms (a server beside it fails runs
+ * whose lease, `SUPERQODE_A2A_LEASE_MS`, default 30 s, is not renewed).
+ */
+export const CLI_RUN_HEARTBEAT_MS = 5000;
+
 /** What a harness command works with. */
 export interface HarnessCliApi {
   controller: HarnessProtocolController;
@@ -39,7 +45,8 @@ export function storeExists(path: string): boolean {
 
 /**
  * Runs `work` in a Nest application context of {@link HarnessModule} on the given ledger file,
- * then closes it (runs still in progress are cancelled and recorded first).
+ * renewing the leases of the runs it executes every {@link CLI_RUN_HEARTBEAT_MS}, then closes it
+ * (runs still in progress are cancelled and recorded first).
  * @throws {Error} The ledger file cannot be opened or migrated; whatever `work` throws.
  */
 export async function withHarness<T>(
@@ -50,12 +57,16 @@ export async function withHarness<T>(
     logger: ['error', 'warn'],
     abortOnError: false,
   });
+  const ledger = app.get(HarnessLedgerService);
+  // This process owns the runs it executes: keep their leases so a server sharing the ledger
+  // does not take them for orphans.
+  const heartbeat = setInterval(() => {
+    ledger.renewRunLeases(Date.now()).catch(() => undefined);
+  }, CLI_RUN_HEARTBEAT_MS).unref();
   try {
-    return await work({
-      controller: app.get(HarnessProtocolController),
-      ledger: app.get(HarnessLedgerService),
-    });
+    return await work({ controller: app.get(HarnessProtocolController), ledger });
   } finally {
+    clearInterval(heartbeat);
     await app.close();
   }
 }

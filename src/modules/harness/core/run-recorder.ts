@@ -17,8 +17,8 @@ export interface RunRecorderTarget {
 }
 
 /**
- * Stamps, records and publishes the events of one run segment, in order: each event gets the
- * next sequence number, is written to the ledger, and only then is pushed to the consumer.
+ * Stamps, records and publishes the events of one run segment, in order: each event is written
+ * to the ledger (which allocates its sequence number) and only then pushed to the consumer.
  * Calls are serialised, so concurrent `emit`s keep their call order.
  */
 export class RunRecorder {
@@ -63,9 +63,9 @@ export class RunRecorder {
       type,
       data,
     };
-    await this.target.ledger.append(event as HarnessEvent);
-    this.lastSequence = event.sequence;
-    this.target.channel.push(event as HarnessEvent);
-    return event;
+    const recorded = (await this.target.ledger.append(event as HarnessEvent)) as HarnessEventOf<K>;
+    this.lastSequence = recorded.sequence;
+    this.target.channel.push(recorded as HarnessEvent);
+    return recorded;
   }
 }

@@ -4,6 +4,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { HARNESS_MIGRATIONS_TABLE } from '../harness.constants';
 import { HARNESS_ENTITIES } from './harness-ledger.entities';
 import { CreateHarnessLedger1760000000000 } from './migrations/1760000000000-create-harness-ledger';
+import { AddRunLeases1765000000000 } from './migrations/1765000000000-add-run-leases';
 
 /** TypeORM options of the better-sqlite3 driver (the only driver the ledger runs on). */
 export type HarnessDataSourceOptions = Extract<DataSourceOptions, { type: 'better-sqlite3' }>;
@@ -40,7 +41,7 @@ export function harnessDataSourceOptions(path: string | null): HarnessDataSource
     timeout: HARNESS_BUSY_TIMEOUT_MS,
     prepareDatabase,
     entities: HARNESS_ENTITIES,
-    migrations: [CreateHarnessLedger1760000000000],
+    migrations: [CreateHarnessLedger1760000000000, AddRunLeases1765000000000],
     migrationsRun: true,
     migrationsTableName: HARNESS_MIGRATIONS_TABLE,
     synchronize: false,

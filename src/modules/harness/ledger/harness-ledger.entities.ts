@@ -73,6 +73,14 @@ export class HarnessRunEntity {
 
   @Column({ type: 'text', nullable: true })
   error: string | null;
+
+  /** Process instance executing the run (`ProcessInstance.id`); null before migration 1765. */
+  @Column({ name: 'lease_owner', type: 'text', nullable: true })
+  leaseOwner: string | null;
+
+  /** Owner's last heartbeat, epoch ms; the run is orphaned once older than the lease. */
+  @Column({ name: 'lease_renewed_at_ms', type: 'integer', nullable: true })
+  leaseRenewedAtMs: number | null;
 }
 
 /** One event of a run (table `events`, primary key (run_id, sequence)). */

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import { Clock, IdGenerator } from '../../../common/runtime/clock';
+import { ProcessInstance, ownerIsGone, thisHostOwners } from '../../../common/runtime/process-instance';
 import { HARNESS_CONNECTION } from '../harness.constants';
 import type { HarnessEvent, HarnessEventType, HarnessRunStatus } from '../protocol/harness-events';
 import {
@@ -22,6 +23,7 @@ import {
   HarnessSessionEntity,
 } from './harness-ledger.entities';
 import * as map from './harness-ledger.mapping';
+import { insertEvent, leaseExpired } from './harness-ledger.sql';
 
 const LIST_RUNS_SQL =
   'SELECT "id", "session_id" AS "sessionId", "status", "provider", "model", ' +
@@ -67,6 +69,7 @@ export class HarnessLedgerService {
     @InjectDataSource(HARNESS_CONNECTION) private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly instance: ProcessInstance,
   ) {}
 
   /** Stores a new session (random id, created now). @throws {Error} SQLite failed. */
@@ -96,17 +99,51 @@ export class HarnessLedgerService {
   }
 
   /**
-   * Records one event: `run.started` creates the run row, terminal events and approval
-   * decisions update its status, all in the same transaction as the event row.
-   * @throws {Error} SQLite failed (e.g. a duplicate (run_id, sequence)).
+   * Records one event: `run.started` creates the run row (leased to this process), terminal
+   * events and approval decisions update its status, all in the same transaction as the event
+   * row. The event's `sequence` is only a hint: the ledger allocates the next one.
+   * @returns The event as recorded (with its allocated sequence).
+   * @throws {Error} SQLite failed.
    */
-  async append(event: HarnessEvent): Promise<void> {
+  async append(event: HarnessEvent): Promise<HarnessEvent> {
+    let sequence = event.sequence;
     await this.write(async (m) => {
-      if (event.type === 'run.started') await m.insert(HarnessRunEntity, map.runRowFrom(event));
-      await m.insert(HarnessEventEntity, map.toEventRow(event));
+      const lease = { leaseOwner: this.instance.id, leaseRenewedAtMs: this.clock.now().getTime() };
+      if (event.type === 'run.started') {
+        await m.insert(HarnessRunEntity, { ...map.runRowFrom(event), ...lease });
+      }
+      sequence = await insertEvent(m, map.toEventRow(event));
       const update = map.runUpdateFor(event);
+      if (update?.status === 'running') Object.assign(update, lease);
       if (update) await m.update(HarnessRunEntity, { id: event.run_id }, update);
     });
+    return { ...event, sequence };
+  }
+
+  /**
+   * Heartbeat: renews the lease of every run this process executes (one UPDATE).
+   * @param nowMs - Renewal time, epoch ms.
+   */
+  async renewRunLeases(nowMs: number): Promise<void> {
+    await this.write((m) =>
+      m.update(HarnessRunEntity, { leaseOwner: this.instance.id, status: 'running' }, { leaseRenewedAtMs: nowMs }),
+    );
+  }
+
+  /**
+   * Runs left `running` whose owner stopped renewing: lease renewed before `cutoffMs` (epoch
+   * ms), never leased (recorded before leases existed), or owned by a gone process of this host.
+   */
+  async orphanedRuns(cutoffMs: number): Promise<{ id: string; owner: string | null }[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(HarnessRunEntity, 'r')
+      .select(['r.id', 'r.leaseOwner', 'r.leaseRenewedAtMs'])
+      .where('r.status = :status', { status: 'running' })
+      .andWhere(leaseExpired('r', cutoffMs, thisHostOwners()))
+      .getMany();
+    return rows
+      .filter((r) => r.leaseRenewedAtMs === null || r.leaseRenewedAtMs < cutoffMs || ownerIsGone(r.leaseOwner))
+      .map((r) => ({ id: r.id, owner: r.leaseOwner }));
   }
 
   /** One run. @throws {HarnessRunNotFoundError} Unknown id. */
@@ -169,23 +206,42 @@ export class HarnessLedgerService {
 
   /**
    * Ends a run left `running` by a process that died: appends `run.failed` (code
-   * `interrupted`) after its last event. No-op (null) when the run already ended or is paused.
+   * `interrupted`) after its last event. The status change and the check are one conditional
+   * UPDATE, so a live owner's run (lease renewed at or after `cutoffMs`) is never touched.
+   * @param cutoffMs - Leases renewed before this epoch ms are expired; omit to end the run
+   *   whatever its lease. A run of a gone process of this host ({@link ownerIsGone}) is ended
+   *   whatever its lease too.
+   * @returns The appended event; null when the run ended, is paused, or is still leased.
    * @throws {HarnessRunNotFoundError} Unknown id.
    */
-  async markInterrupted(runId: string, message: string): Promise<HarnessEvent | null> {
-    const run = await this.getRun(runId);
-    if (run.status !== 'running') return null;
+  async markInterrupted(runId: string, message: string, cutoffMs?: number): Promise<HarnessEvent | null> {
+    const run = await this.dataSource.manager.findOneBy(HarnessRunEntity, { id: runId });
+    if (!run) throw new HarnessRunNotFoundError(runId);
     const event: HarnessEvent = {
       event_id: this.ids.next(),
-      session_id: run.session_id,
+      session_id: run.sessionId,
       run_id: runId,
-      sequence: (await this.lastSequence(runId)) + 1,
+      sequence: 0,
       timestamp: this.clock.isoNow(),
       type: 'run.failed',
       data: { code: 'interrupted', message },
     };
-    await this.append(event);
-    return event;
+    let ended = false;
+    await this.write(async (m) => {
+      const query = m
+        .createQueryBuilder()
+        .update(HarnessRunEntity)
+        .set({ status: 'failed', endedAt: event.timestamp, error: message })
+        .where('id = :id AND status = :status', { id: runId, status: 'running' });
+      if (cutoffMs !== undefined) {
+        const gone = run.leaseOwner && ownerIsGone(run.leaseOwner) ? run.leaseOwner : undefined;
+        query.andWhere(leaseExpired(null, cutoffMs, gone, true));
+      }
+      ended = ((await query.execute()).affected ?? 0) > 0;
+      if (!ended) return;
+      event.sequence = await insertEvent(m, map.toEventRow(event));
+    });
+    return ended ? event : null;
   }
 
   /** Events of one run in sequence order (rows of unknown types skipped). */

@@ -12,11 +12,12 @@ interface ReconcileOptions {
 }
 
 /**
- * `superqode a2a reconcile [--dry-run] [--task-store PATH]`: marks tasks a stopped server left
- * SUBMITTED or WORKING as FAILED (the server does this at every start) and prints each one.
- * Run it while the server is stopped: a running server's live tasks would look interrupted.
+ * `superqode a2a reconcile [--dry-run] [--task-store PATH]`: marks SUBMITTED or WORKING tasks
+ * whose owner stopped renewing its lease (`SUPERQODE_A2A_LEASE_MS`) as FAILED, as running
+ * servers do every lease period, and prints each one with its owner. Safe beside live servers:
+ * their tasks hold renewed leases and are left alone. Runs no heartbeat of its own.
  */
-@SubCommand({ name: 'reconcile', description: 'Mark tasks interrupted by a stopped server as failed' })
+@SubCommand({ name: 'reconcile', description: 'Mark tasks orphaned by a stopped server (lease expired) as failed' })
 export class ReconcileTasksCommand extends CommandRunner {
   async run(_args: string[], options: ReconcileOptions = {}): Promise<void> {
     @Module({ imports: [A2aConfigModule.forRoot({ SUPERQODE_A2A_TASK_STORE_PATH: options.taskStore }), ConfiguredTasksModule] })
@@ -24,11 +25,13 @@ export class ReconcileTasksCommand extends CommandRunner {
     const ctx = await NestFactory.createApplicationContext(ReconcileModule, { logger: ['error'], abortOnError: false });
     try {
       const reconciler = ctx.get(TaskReconciler);
-      const found = await reconciler.findInterrupted();
-      if (!options.dryRun) await reconciler.reconcile(found);
+      const cutoffMs = reconciler.cutoffMs();
+      const candidates = await reconciler.findInterrupted(cutoffMs);
+      const found = options.dryRun ? candidates : await reconciler.reconcile(candidates, cutoffMs);
       for (const t of found) {
         const run = t.runId ? ` run=${t.runId}` : '';
-        process.stdout.write(`${options.dryRun ? 'would mark' : 'marked'} failed: task=${t.taskId} context=${t.contextId} was=${t.state}${run}\n`);
+        const owner = ` owner=${t.leaseOwner ?? 'unknown'}`;
+        process.stdout.write(`${options.dryRun ? 'would mark' : 'marked'} failed: task=${t.taskId} context=${t.contextId} was=${t.state}${owner}${run}\n`);
       }
       process.stdout.write(`${found.length} interrupted task(s)${options.dryRun ? ' (dry run: nothing changed)' : ''}\n`);
     } finally {

@@ -24,6 +24,9 @@ interface ServeA2aOptions {
   baseUrl?: string;
   workingDir?: string;
   harnessStore?: string;
+  maxTasks?: number;
+  taskTtlDays?: number;
+  maxPageSize?: number;
   exposeHarness?: boolean;
   harnessAccess?: string;
   allowUnsandboxedHarness?: boolean;
@@ -162,6 +165,21 @@ export class ServeA2aCommand extends CommandRunner {
     return v;
   }
 
+  @Option({ flags: '--max-tasks <n>', description: 'durable task store row cap; oldest finished tasks pruned (default 100000)' })
+  parseMaxTasks(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--task-ttl-days <days>', description: 'prune finished tasks not updated for this long (default 30; 0 keeps them)' })
+  parseTaskTtlDays(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--max-page-size <n>', description: 'most tasks per ListTasks page (1-100, default 100)' })
+  parseMaxPageSize(v: string): number {
+    return Number(v);
+  }
+
   @Option({ flags: '--expose-harness', description: 'serve the harness skill on a remote bind (needs --spec; --token unless --harness-access keyed)' })
   parseExposeHarness(): boolean {
     return true;
@@ -261,6 +279,9 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_HARNESS_BASE_URL: o.baseUrl,
     SUPERQODE_A2A_WORKING_DIR: o.workingDir,
     SUPERQODE_A2A_HARNESS_STORE_PATH: o.harnessStore,
+    SUPERQODE_A2A_MAX_TASKS: o.maxTasks,
+    SUPERQODE_A2A_TASK_TTL_DAYS: o.taskTtlDays,
+    SUPERQODE_A2A_MAX_PAGE_SIZE: o.maxPageSize,
     SUPERQODE_A2A_EXPOSE_HARNESS: o.exposeHarness,
     SUPERQODE_A2A_HARNESS_ACCESS: o.harnessAccess as RawEnv['SUPERQODE_A2A_HARNESS_ACCESS'],
     SUPERQODE_A2A_ALLOW_UNSANDBOXED_HARNESS: o.allowUnsandboxedHarness,

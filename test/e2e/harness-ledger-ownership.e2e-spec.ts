@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-events';
+import { CreateHarnessLedger1760000000000 } from '../../src/modules/harness/ledger/migrations/1760000000000-create-harness-ledger';
+import { createTestHarness, specFrom } from '../fakes/harness-fixtures';
+import type { TestHarness } from '../fakes/harness-fixtures';
+
+function event(
+  sessionId: string,
+  runId: string,
+  sequence: number,
+  type: 'run.started' | 'message.delta',
+): HarnessEvent {
+  const data =
+    type === 'run.started'
+      ? {
+          prompt: 'work',
+          provider: 'openai',
+          model: 'gpt-x',
+          base_url: null,
+          working_dir: tmpdir(),
+        }
+      : { text: `delta ${sequence}` };
+  return {
+    event_id: `${runId}-${type}-${sequence}-${Math.random()}`,
+    session_id: sessionId,
+    run_id: runId,
+    sequence,
+    timestamp: new Date().toISOString(),
+    type,
+    data,
+  } as HarnessEvent;
+}
+
+describe('harness ledger ownership: leases and database-allocated sequences (issue #13)', () => {
+  let dir: string;
+  const open: TestHarness[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-owner-'));
+  });
+  afterEach(async () => {
+    for (const h of open.splice(0)) await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('two writers on one ledger file append to the same run with stale sequence hints and never collide (no UNIQUE events.run_id, events.sequence)', async () => {
+    const file = join(dir, 'harness.sqlite3');
+    const live = await createTestHarness({ storePath: file });
+    const other = await createTestHarness({ storePath: file });
+    open.push(live, other);
+    const session = await live.controller.createSession({
+      spec: specFrom('name: owners'),
+      workingDir: dir,
+    });
+    await live.ledger.append(event(session.id, 'run-1', 1, 'run.started'));
+    // The live run believes its next sequence is 2, then 3; the other writer appends in between.
+    // (One after another: two connections of one thread cannot wait for each other's lock.)
+    const interleaved: HarnessEvent[] = [];
+    interleaved.push(await other.ledger.append(event(session.id, 'run-1', 2, 'message.delta')));
+    interleaved.push(await live.ledger.append(event(session.id, 'run-1', 2, 'message.delta')));
+    interleaved.push(await other.ledger.append(event(session.id, 'run-1', 2, 'message.delta')));
+    interleaved.push(await live.ledger.append(event(session.id, 'run-1', 3, 'message.delta')));
+    expect(interleaved.map((e) => e.sequence)).toEqual([2, 3, 4, 5]);
+    const { events } = await live.ledger.showRun('run-1');
+    expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('markInterrupted with a cutoff leaves a run whose lease is renewed alone, and ends it once the lease is older than the cutoff', async () => {
+    const h = await createTestHarness({ storePath: join(dir, 'harness.sqlite3') });
+    open.push(h);
+    const session = await h.controller.createSession({
+      spec: specFrom('name: lease'),
+      workingDir: dir,
+    });
+    await h.ledger.append(event(session.id, 'run-1', 1, 'run.started'));
+    const renewedAt = Date.now() + 60_000;
+    await h.ledger.renewRunLeases(renewedAt);
+    expect(await h.ledger.orphanedRuns(renewedAt)).toEqual([]);
+    expect(await h.ledger.markInterrupted('run-1', 'not yet', renewedAt)).toBeNull();
+    expect((await h.ledger.getRun('run-1')).status).toBe('running');
+    const [orphan] = await h.ledger.orphanedRuns(renewedAt + 1);
+    expect(orphan.id).toBe('run-1');
+    expect(orphan.owner).toMatch(/:\d+:[0-9a-f]{8}$/);
+    expect(await h.ledger.markInterrupted('run-1', 'lease expired', renewedAt + 1)).toMatchObject({
+      sequence: 2,
+      type: 'run.failed',
+    });
+    expect((await h.ledger.getRun('run-1')).status).toBe('failed');
+  });
+
+  it('upgrades a ledger made by the old schema in place; its running run (never leased) is an orphan', async () => {
+    const file = join(dir, 'harness.sqlite3');
+    const old = new DataSource({
+      type: 'better-sqlite3',
+      database: file,
+      migrations: [CreateHarnessLedger1760000000000],
+      migrationsTableName: 'harness_migrations',
+    });
+    await old.initialize();
+    await old.runMigrations();
+    await old.query(
+      `INSERT INTO sessions VALUES ('s-1', '2024-01-01T00:00:00.000Z', 'old', '/', '{}', '{}', '{}')`,
+    );
+    await old.query(
+      `INSERT INTO runs (id, session_id, status, started_at, prompt_preview) VALUES ('r-1', 's-1', 'running', '2024-01-01T00:00:00.000Z', 'p')`,
+    );
+    await old.query(
+      `INSERT INTO events VALUES ('r-1', 1, 'e-1', 'run.started', '{}', '2024-01-01T00:00:00.000Z')`,
+    );
+    await old.destroy();
+    const h = await createTestHarness({ storePath: file });
+    open.push(h);
+    expect(await h.ledger.orphanedRuns(Date.now())).toEqual([{ id: 'r-1', owner: null }]);
+    expect(
+      await h.ledger.markInterrupted('r-1', 'interrupted before leases', Date.now()),
+    ).toMatchObject({ sequence: 2 });
+  });
+});

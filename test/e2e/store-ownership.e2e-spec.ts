@@ -1,0 +1,220 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
+import { FakeOpenAiServer } from '../fakes/fake-openai-server';
+import { tempCheckout } from '../fakes/harness-fixtures';
+import type { TempCheckout } from '../fakes/harness-fixtures';
+import { freePort } from '../utils/test-app';
+
+const ROOT = join(__dirname, '../..');
+
+interface Server {
+  proc: ChildProcess;
+  url: string;
+}
+
+/** Starts the built server (`node dist/main`) and waits for /health. */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      SUPERQODE_A2A_PORT: String(port),
+      SUPERQODE_A2A_LOG_LEVEL: 'error',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { proc, url };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proc.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
+  server.proc.kill('SIGKILL');
+  await new Promise((r) => server.proc.once('exit', r));
+}
+
+/** A harness task sent without waiting for its end; returns its id. */
+async function sendHarnessTask(server: Server, text: string): Promise<string> {
+  const sent = await post(
+    server.url,
+    aJsonRpcRequest('SendMessage', {
+      message: aMessage(text),
+      configuration: { returnImmediately: true },
+    }),
+    V1,
+  );
+  return sent.body.result.task.id as string;
+}
+
+/** Polls GetTask until the task leaves SUBMITTED/WORKING (or the deadline passes). */
+async function settled(server: Server, id: string, deadlineMs = 30_000): Promise<any> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const got = await post(server.url, aJsonRpcRequest('GetTask', { id }), V1);
+    const state = got.body.result?.status?.state as string | undefined;
+    if (
+      (state && !['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(state)) ||
+      Date.now() > until
+    )
+      return got.body.result;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function modelRequests(fake: FakeOpenAiServer, atLeast: number): Promise<void> {
+  for (let i = 0; i < 200 && fake.requests.length < atLeast; i++)
+    await new Promise((r) => setTimeout(r, 50));
+}
+
+function cli(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string } {
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
+    encoding: 'utf8',
+  });
+  return { status: run.status, stdout: run.stdout };
+}
+
+describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)', () => {
+  let fake: FakeOpenAiServer;
+  let checkout: TempCheckout;
+  const dir = mkdtempSync(join(tmpdir(), 'sq-owner-'));
+  let env: Record<string, string>;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    fake = await FakeOpenAiServer.start();
+    checkout = tempCheckout({ 'README.md': '# demo\n' });
+    env = {
+      SUPERQODE_A2A_TASK_STORE_PATH: join(dir, 'tasks.sqlite3'),
+      SUPERQODE_A2A_HARNESS_STORE_PATH: join(dir, 'harness.sqlite3'),
+      SUPERQODE_A2A_HARNESS_PROVIDER: 'openai-compatible',
+      SUPERQODE_A2A_HARNESS_MODEL: 'fake-model',
+      SUPERQODE_A2A_HARNESS_BASE_URL: fake.baseUrl,
+      SUPERQODE_A2A_WORKING_DIR: checkout.dir,
+      // Short lease: the other server and the CLI reconcile many times during one slow task.
+      SUPERQODE_A2A_LEASE_MS: '1500',
+      SUPERQODE_A2A_HEARTBEAT_MS: '250',
+    };
+  });
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await stop(s);
+  });
+  afterAll(async () => {
+    await fake.close();
+    checkout.remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('card export, `a2a reconcile`, a server that fails to bind and a second server on the same store leave a live run alone; both servers complete tasks', async () => {
+    const first = await startServer(env);
+    servers.push(first);
+    fake.enqueue({
+      toolCalls: [
+        { name: 'bash', arguments: { command: 'sleep 4 && echo slow-done', timeout_seconds: 60 } },
+      ],
+    });
+    fake.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
+    const before = fake.requests.length;
+    const slowId = await sendHarnessTask(first, 'run the slow thing');
+    await modelRequests(fake, before + 1);
+
+    const card = join(dir, 'card.json');
+    expect(cli(['serve', 'a2a', '--export-agent-card', card], env).status).toBe(0);
+    expect(JSON.parse(readFileSync(card, 'utf8')).skills.length).toBeGreaterThan(0);
+    const fresh = join(dir, 'fresh');
+    const stores = {
+      SUPERQODE_A2A_TASK_STORE_PATH: join(fresh, 't.sqlite3'),
+      SUPERQODE_A2A_HARNESS_STORE_PATH: join(fresh, 'h.sqlite3'),
+    };
+    expect(cli(['serve', 'a2a', '--export-agent-card', card], { ...env, ...stores }).status).toBe(
+      0,
+    );
+    expect(existsSync(fresh)).toBe(false); // the export opened no store file
+    const reconcile = cli(
+      ['a2a', 'reconcile', '--task-store', env.SUPERQODE_A2A_TASK_STORE_PATH],
+      env,
+    );
+    expect(reconcile.status).toBe(0);
+    expect(reconcile.stdout).toContain('0 interrupted task(s)');
+
+    // `npm start` twice in one checkout: the second dies with EADDRINUSE and must touch nothing.
+    const clash = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...env,
+        SUPERQODE_A2A_PORT: new URL(first.url).port,
+        SUPERQODE_A2A_LOG_LEVEL: 'error',
+      },
+      stdio: 'ignore',
+    });
+    const clashExit = await new Promise<number | null>((r) =>
+      clash.once('exit', (code) => r(code)),
+    );
+    expect(clashExit).not.toBe(0);
+
+    const second = await startServer(env);
+    servers.push(second);
+    const otherId = await sendHarnessTask(second, 'say something');
+    expect((await settled(second, otherId)).status.state).toBe('TASK_STATE_COMPLETED');
+
+    const slow = await settled(first, slowId);
+    expect(slow.status.state).toBe('TASK_STATE_COMPLETED');
+    const runs = cli(
+      ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
+      env,
+    ).stdout;
+    const line = runs.split('\n').find((l) => l.startsWith(slow.metadata.superqodeRunId as string));
+    expect(line).toMatch(/\bsucceeded\b/);
+  }, 90_000);
+
+  it('when one of two servers is SIGKILLed, the other ends its task FAILED once the lease expires, naming the owner', async () => {
+    const first = await startServer(env);
+    const second = await startServer(env);
+    servers.push(first, second);
+    fake.enqueue({
+      toolCalls: [
+        { name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } },
+      ],
+    });
+    const before = fake.requests.length;
+    const id = await sendHarnessTask(first, 'run the very slow thing');
+    await modelRequests(fake, before + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      (await post(second.url, aJsonRpcRequest('GetTask', { id }), V1)).body.result.status.state,
+    ).toBe('TASK_STATE_WORKING');
+    const firstPid = first.proc.pid;
+    await stop(first);
+
+    const failed = await settled(second, id);
+    expect(failed.status.state).toBe('TASK_STATE_FAILED');
+    expect(failed.status.message.parts[0].text).toContain(`:${firstPid}:`);
+    expect(failed.status.message.parts[0].text).toContain(`run ${failed.metadata.superqodeRunId}`);
+    const runs = cli(
+      ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
+      env,
+    ).stdout;
+    const line = runs
+      .split('\n')
+      .find((l) => l.startsWith(failed.metadata.superqodeRunId as string));
+    expect(line).toMatch(/\bfailed\b/);
+  }, 90_000);
+});

@@ -214,7 +214,9 @@ describe('serve a2a --harness-access (built CLI, issue #12)', () => {
   };
 
   it('the flag sets the tier the card advertises', () => {
-    const r = serve('--harness-access', 'operator', '--token', OPERATOR_TOKEN);
+    // A model is configured (the harness is not served without one); nothing calls it.
+    const model = ['--provider', 'openai-compatible', '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1'];
+    const r = serve('--harness-access', 'operator', '--token', OPERATOR_TOKEN, ...model);
     expect(r.status).toBe(0);
     expect(r.card().skills[1].securityRequirements).toEqual([{ schemes: { bearer: { list: ['operator'] } } }]);
     expect(r.out).not.toContain(OPERATOR_TOKEN);

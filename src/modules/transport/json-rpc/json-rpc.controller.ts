@@ -113,6 +113,9 @@ export class JsonRpcController {
     try {
       first = await iterator.next();
     } catch (err) {
+      // A 401/403 skill-access refusal keeps its HTTP status on every binding, 0.3 streams included.
+      const refusal = takeSkillAccessRefusal(opts.context);
+      if (refusal) return this.sendError(reply, opts.id, refusal, opts.legacy);
       if (!opts.legacy) return this.sendError(reply, opts.id, err, opts.legacy);
       return this.streamError(reply, opts, err);
     }

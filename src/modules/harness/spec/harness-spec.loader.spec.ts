@@ -50,6 +50,7 @@ describe(loadHarnessSpec.name, () => {
         allow_network: false,
         allowed_commands: [],
         permission_rules: [],
+        allow_git_writes: false,
       },
       agents: [],
       context: { instruction_files: ['AGENTS.md', 'CLAUDE.md', 'SUPERQODE.md'] },

@@ -50,6 +50,16 @@ export const permissionRuleSchema = z.strictObject({
 });
 
 /**
+ * File confinement switches of `execution_policy` (#12.6).
+ * - `allow_git_writes`: lets `write_file`/`edit_file` write under `.git/` (any repository's,
+ *   submodules included). Off by default: a hook or `core.fsmonitor` written there runs on the
+ *   next git command, the server's own included.
+ */
+const fileConfinementShape = {
+  allow_git_writes: z.boolean().default(false),
+};
+
+/**
  * What tools may do. `sandbox: local` is the only sandbox and means NO isolation: tools run as
  * the server's user on this host, confined to the working directory by path checks only.
  * `allowed_commands` lists bare command names; empty means any command when `allow_shell`.
@@ -65,6 +75,7 @@ export const executionPolicySchema = z.strictObject({
     .array(z.string().regex(/^[^\s;&|<>()$`'"\\]+$/, 'expected a bare command name'))
     .default([]),
   permission_rules: z.array(permissionRuleSchema).default([]),
+  ...fileConfinementShape,
 });
 
 /** A named agent role; `tools` (when set) narrows the tools the execution policy allows. */

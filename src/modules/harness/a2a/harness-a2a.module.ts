@@ -52,7 +52,10 @@ export class HarnessLedgerReconciler implements OnModuleInit, OnApplicationBoots
     ConfiguredTasksModule,
     HarnessModule.forRootAsync({
       inject: [A2aConfig],
-      useFactory: (c: A2aConfig) => ({ storePath: c.harness.served ? c.harness.storePath : null }),
+      useFactory: (c: A2aConfig) => ({
+        storePath: c.harness.served ? c.harness.storePath : null,
+        secretValues: c.secretValues(),
+      }),
     }),
   ],
   providers: [

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { A2aConfig } from '../../../config/a2a.config';
+import { SecretScrubber } from '../core/secret-scrubber';
 import type { HarnessModelSelection } from '../providers/model-selection';
 import { loadHarnessSpec, parseHarnessSpec } from '../spec/harness-spec.loader';
 import { isBuiltinTemplateName } from '../spec/harness-spec.templates';
@@ -20,7 +21,14 @@ export class HarnessRuntime {
   readonly workingDir: string;
   readonly model: HarnessModelSelection;
 
-  constructor(config: A2aConfig) {
+  /**
+   * @param config - Server settings.
+   * @param scrubber - Secret values to keep out of what the skill sends (the changes diff).
+   */
+  constructor(
+    config: A2aConfig,
+    readonly scrubber: SecretScrubber,
+  ) {
     const h = config.harness;
     // Not served: nothing runs, so a spec file is not even read.
     const spec = h.served ? h.spec : 'coding';

@@ -7,6 +7,7 @@ import { agentMessage, artifact, textPart } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
+import type { SecretScrubber } from '../core/secret-scrubber';
 
 /**
  * One A2A turn of the harness skill: maps Harness Protocol events onto A2A events.
@@ -31,7 +32,7 @@ export class HarnessTurn {
     private readonly task: Task,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly workingDir: string,
+    private readonly workspace: { workingDir: string; scrubber: SecretScrubber },
   ) {
     this.answerId = ids.next();
   }
@@ -89,7 +90,8 @@ export class HarnessTurn {
 
   private async completed(status: 'succeeded' | 'needs_approval', text: string): Promise<void> {
     this.chunk(this.chunks === 0 ? text : '', true);
-    const diff = await changesDiff(this.workingDir, this.changed);
+    const raw = await changesDiff(this.workspace.workingDir, this.changed);
+    const diff = raw && this.workspace.scrubber.scrub(raw);
     if (diff) {
       const part: Part = { content: { $case: 'text', value: diff }, metadata: undefined, filename: 'changes.diff', mediaType: 'text/x-diff' };
       this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }), false, true);

@@ -157,7 +157,7 @@ export class HarnessSkill
       task,
       this.clock,
       this.ids,
-      this.config.harness.workingDir,
+      { workingDir: this.config.harness.workingDir, scrubber: this.runtime.scrubber },
     );
     try {
       const events = await this.start(context, task, turn, abort.signal);

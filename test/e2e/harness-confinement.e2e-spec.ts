@@ -1,6 +1,14 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
@@ -90,7 +98,9 @@ describe('Harness command checks, file confinement and secret scrubbing over A2A
     );
     const task = reply.body.result.task;
     const sentBack = fake.requests.slice(before).flatMap((r) => r.body.messages);
-    const toolResults = sentBack.filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content));
+    const toolResults = sentBack
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.stringify(m.content));
     return { reply: JSON.stringify(reply.body), task, toolResults, sessionId: `a2a-${contextId}` };
   }
 
@@ -109,10 +119,17 @@ describe('Harness command checks, file confinement and secret scrubbing over A2A
   });
 
   it('refuses a write to .git/config or a hook, even without a rule; other edits work (#12.5)', async () => {
-    const fsmonitor = { path: '.git/config', old_string: '[core]', new_string: '[core]\n\tfsmonitor = "sh -c id"' };
+    const fsmonitor = {
+      path: '.git/config',
+      old_string: '[core]',
+      new_string: '[core]\n\tfsmonitor = "sh -c id"',
+    };
     const { task, toolResults } = await run([
       { name: 'edit_file', arguments: fsmonitor },
-      { name: 'write_file', arguments: { path: 'meta/hooks/post-checkout', content: '#!/bin/sh\nid\n' } },
+      {
+        name: 'write_file',
+        arguments: { path: 'meta/hooks/post-checkout', content: '#!/bin/sh\nid\n' },
+      },
       { name: 'edit_file', arguments: { path: 'src/a.ts', old_string: '= 1', new_string: '= 2' } },
     ]);
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -176,7 +193,8 @@ function exportSession(sessionId: string, store: string): Promise<string> {
       process.execPath,
       [CLI, 'harness', 'export', sessionId, '--harness-store', store],
       { env, timeout: 30_000 },
-      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
     );
   });
 }

@@ -66,6 +66,8 @@ describe(analyzeCommandLine.name, () => {
     ['find . -exec rm {} +', 'find -exec runs programs'],
     ['printf -v x y', 'printf -v evaluates array subscripts'],
     ['env -S id', 'cannot check env with options (-S)'],
+    ['export PATH=.:$PATH; ls', 'cannot check declaration command: export PATH=.:$PATH'],
+    ['getopts a PATH -a; ls', 'getopts runs code that cannot be checked'],
     ['$CMD x', 'cannot check the command name $CMD'],
     ['./ls', 'cannot check the command name ./ls'],
   ])('reports what it cannot check in %j', async (line, problem) => {

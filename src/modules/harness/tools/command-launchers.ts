@@ -16,7 +16,9 @@ export const EVALUATORS = new Set(
     .concat(['source', '.', 'trap', 'let', 'declare', 'typeset', 'local', 'readonly', 'mapfile'])
     .concat(['readarray', 'read', 'unset', 'builtin', 'enable', 'alias', 'bind', 'complete'])
     .concat(['compgen', 'fc', 'xargs', 'parallel', 'sudo', 'su', 'doas', 'watch', 'script'])
-    .concat(['coproc', 'ssh', 'strace', 'ltrace', 'chroot', 'unshare', 'nsenter', 'setsid']),
+    .concat(['coproc', 'ssh', 'strace', 'ltrace', 'chroot', 'unshare', 'nsenter', 'setsid'])
+    // `hash -p` binds a name to any file; `getopts` assigns any variable (PATH included).
+    .concat(['hash', 'getopts']),
 );
 
 /** Launchers that run the rest of their words as a command: that command is checked too. */
@@ -43,7 +45,8 @@ export interface ProgramsRun {
  * Every program the simple commands run, launchers unwrapped under this policy:
  * {@link EVALUATORS} are refused; {@link WRAPPERS} (without options, `timeout DURATION`
  * aside) count as programs and so does what they launch; `find` with `-exec`-like actions,
- * `printf -v` and arithmetic `test` operators are refused. A name with a `/` is refused (a
+ * `printf -v`, `wait -p`, arithmetic `test` operators and `export` of a
+ * {@link RISKY_ASSIGNMENT} name are refused. A name with a `/` is refused (a
  * listed name means the program found on PATH).
  * @param commands - Simple commands' words, from the command-line walker.
  */
@@ -81,6 +84,9 @@ function unwrap(words: readonly string[], { programs, launched }: ProgramsRun): 
 function argumentProblem(name: string, args: readonly string[]): string | undefined {
   if (name === 'find' && args.some((a) => FIND_EXEC.test(a))) return 'find -exec runs programs';
   if (name === 'printf' && args[0] === '-v') return 'printf -v evaluates array subscripts';
+  if (name === 'wait' && args.includes('-p')) return 'wait -p assigns a variable';
+  const risky = name === 'export' && args.find((a) => RISKY_ASSIGNMENT.test(a.split('=')[0]));
+  if (risky) return `refusing to set ${risky}`;
   if ((name === 'test' || name === '[') && args.some((a) => TEST_ARITHMETIC.test(a)))
     return `${name} evaluates arithmetic operands`;
   return undefined;

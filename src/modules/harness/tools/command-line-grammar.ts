@@ -13,7 +13,8 @@ export const FORBIDDEN_SHIMS = ['rm', 'id', 'curl', 'touch', 'bash', 'sh', 'evil
 
 const NAMES = [...ALLOWED_SHIMS, ...ALLOWED_SHIMS, ...FORBIDDEN_SHIMS]
   .concat(['eval', 'exec', 'command', 'source', '.', 'time', 'export', 'read', 'printf'])
-  .concat(['test', 'let', 'declare', 'find', 'trap', 'builtin', 'coproc', 'true', 'cd']);
+  .concat(['test', 'let', 'declare', 'find', 'trap', 'builtin', 'coproc', 'true', 'cd'])
+  .concat(['hash', 'getopts', 'wait']);
 
 const OBFUSCATIONS: ((name: string) => string)[] = [
   (n) => n,
@@ -30,6 +31,7 @@ const OBFUSCATIONS: ((name: string) => string)[] = [
 
 const SAFE_ARGS = [
   'x',
+  'héllo😀',
   '-la',
   'a.txt',
   '.',

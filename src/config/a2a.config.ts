@@ -44,6 +44,8 @@ export class A2aConfig {
   readonly #operatorToken: string | undefined;
   /** An API-key signing secret is configured (the secret itself stays in ApiKeysService). */
   readonly keySecretConfigured: boolean;
+  /** Operator token and API-key secret, for the harness's secret scrubber only. */
+  readonly #secrets: readonly string[];
   readonly allowAnonymous: boolean;
   /** Per-minute request ceilings per caller; 0 = off. */
   readonly anonymousPerMinute: number;
@@ -82,6 +84,7 @@ export class A2aConfig {
     this.logLevel = env('SUPERQODE_A2A_LOG_LEVEL');
     this.#operatorToken = env('SUPERQODE_A2A_TOKEN');
     this.keySecretConfigured = env('SUPERQODE_A2A_KEY_SECRET') !== undefined;
+    this.#secrets = [this.#operatorToken, env('SUPERQODE_A2A_KEY_SECRET')].filter((s): s is string => !!s);
     this.allowAnonymous = env('SUPERQODE_A2A_ALLOW_ANONYMOUS');
     this.anonymousPerMinute = env('SUPERQODE_A2A_ANONYMOUS_PER_MINUTE');
     this.keyedPerMinute = env('SUPERQODE_A2A_KEYED_PER_MINUTE');
@@ -103,6 +106,11 @@ export class A2aConfig {
       maxConnectionsPerAddress: env('SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS'),
     };
     this.store = storeSettings(env);
+  }
+
+  /** The operator token and API-key secret when set, to scrub from tool output (never log). */
+  secretValues(): readonly string[] {
+    return this.#secrets;
   }
 
   /** An operator token is configured. */

@@ -3,6 +3,7 @@ import type { Provider, Type } from '@nestjs/common';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import { CoreHarnessAdapter } from './core/core-harness.adapter';
 import { CoreRunLoop } from './core/core-run-loop';
+import { SecretScrubber } from './core/secret-scrubber';
 import type { CoreRunOptions } from './core/core-run-loop';
 import { WorkspaceInspector } from './core/workspace.inspector';
 import { HARNESS_MODULE_OPTIONS } from './harness.constants';
@@ -24,6 +25,11 @@ export interface HarnessModuleOptions extends CoreRunOptions {
    * GOOGLE_GENERATIVE_AI_API_KEY, OPENAI_COMPATIBLE_API_KEY); default `process.env`.
    */
   providerEnv?: ProviderEnv;
+  /**
+   * Further secret values to scrub from tool output and model text (the operator token, the
+   * API-key secret); provider keys and secret-looking variables of `providerEnv` always are.
+   */
+  secretValues?: readonly (string | undefined)[];
 }
 
 /** Module-definition extras: an adapter class to bind instead of the Core adapter. */
@@ -78,12 +84,18 @@ function withLedger(definition: DynamicModule, ledger: DynamicModule): DynamicMo
           ? new HarnessProviderConfig(options.providerEnv)
           : HarnessProviderConfig.fromProcessEnv(),
     },
+    {
+      provide: SecretScrubber,
+      inject: [HARNESS_MODULE_OPTIONS, HarnessProviderConfig],
+      useFactory: (options: HarnessModuleOptions, providers: HarnessProviderConfig) =>
+        new SecretScrubber([...(options.secretValues ?? []), ...providers.secretValues()]),
+    },
     HarnessModelResolver,
     WorkspaceInspector,
     CoreRunLoop,
     CoreHarnessAdapter,
   ],
-  exports: [HarnessProtocolController, HarnessModelResolver],
+  exports: [HarnessProtocolController, HarnessModelResolver, SecretScrubber],
 })
 export class HarnessModule extends ConfigurableModuleClass {
   /** Module with fixed options. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { A2aConfig } from '../../../config/a2a.config';
 import { selectModel } from '../providers/model-selection';
+import { SecretScrubber } from '../core/secret-scrubber';
 import type { HarnessModelSelection } from '../providers/model-selection';
 import { hideFromSandbox } from '../sandbox/sandbox-host';
 import type { SandboxName } from '../sandbox/sandbox-probe';
@@ -30,7 +31,14 @@ export class HarnessRuntime {
   /** The sandbox tools and the server's git commands run in (`auto` resolved). */
   readonly sandbox: SandboxName;
 
-  constructor(config: A2aConfig) {
+  /**
+   * @param config - Server settings.
+   * @param scrubber - Secret values to keep out of what the skill sends (the changes diff).
+   */
+  constructor(
+    config: A2aConfig,
+    readonly scrubber: SecretScrubber,
+  ) {
     const h = config.harness;
     // Not served: nothing runs, so a spec file is not even read (nor bwrap probed).
     const spec = h.served ? h.spec : 'coding';

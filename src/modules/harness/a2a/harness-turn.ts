@@ -9,6 +9,7 @@ import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
 import type { SandboxPolicy } from '../sandbox/sandbox-command';
 import { acceptsOutput } from '../../skills/content-modes';
+import type { SecretScrubber } from '../core/secret-scrubber';
 
 /**
  * One A2A turn of the harness skill: maps Harness Protocol events onto A2A events.
@@ -33,7 +34,7 @@ export class HarnessTurn {
     private readonly task: Task,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly workingDir: string,
+    private readonly workspace: { workingDir: string; scrubber: SecretScrubber },
     private readonly sandbox?: SandboxPolicy,
   ) {
     this.answerId = ids.next();
@@ -92,7 +93,8 @@ export class HarnessTurn {
 
   private async completed(status: 'succeeded' | 'needs_approval', text: string): Promise<void> {
     this.chunk(this.chunks === 0 ? text : '', true);
-    const diff = await changesDiff(this.workingDir, this.changed, this.sandbox);
+    const raw = await changesDiff(this.workspace.workingDir, this.changed, this.sandbox);
+    const diff = raw && this.workspace.scrubber.scrub(raw);
     // The diff is a text/x-diff artifact: left out when the caller's acceptedOutputModes exclude it.
     if (diff && acceptsOutput('text/x-diff', this.ctx.request.configuration?.acceptedOutputModes ?? [])) {
       const part: Part = { content: { $case: 'text', value: diff }, metadata: undefined, filename: 'changes.diff', mediaType: 'text/x-diff' };

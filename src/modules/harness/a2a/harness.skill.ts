@@ -179,7 +179,7 @@ export class HarnessSkill
       task,
       this.clock,
       this.ids,
-      this.config.harness.workingDir,
+      { workingDir: this.config.harness.workingDir, scrubber: this.runtime.scrubber },
       sandboxPolicy(this.runtime.spec),
     );
     try {

@@ -26,6 +26,7 @@ import type { RunSegmentInput } from './core-run-loop';
 import { EventChannel } from './event-channel';
 import { RunAbort } from './run-outcome';
 import { RunRecorder } from './run-recorder';
+import { SecretScrubber } from './secret-scrubber';
 
 /** A run segment in progress in this process. */
 interface ActiveRun {
@@ -88,6 +89,7 @@ export class CoreHarnessAdapter
     private readonly loop: CoreRunLoop,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly scrubber: SecretScrubber,
   ) {
     super();
   }
@@ -219,7 +221,8 @@ export class CoreHarnessAdapter
     const onAbort = () => controller.abort(new RunAbort('cancel', 'cancelled by the caller'));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
-    const target = { ledger: this.ledger, channel, clock: this.clock, ids: this.ids };
+    const { ledger, clock, ids, scrubber } = this;
+    const target = { ledger, channel, clock, ids, scrubber };
     const recorder = new RunRecorder(target, session.record.id, runId, lastSequence);
     const detach = () => signal?.removeEventListener('abort', onAbort);
     this.register(runId, session.record.id, controller, detach);

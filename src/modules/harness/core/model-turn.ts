@@ -6,6 +6,7 @@ import type { HarnessTool } from '../tools/harness-tool';
 import type { RunRecorder } from './run-recorder';
 import type { RunSettings } from './run-settings';
 import type { ModelToolCall } from './tool-calls';
+import { DeltaScrubber } from './secret-scrubber';
 
 /** What a model call needs from the run. */
 export interface ModelTurnScope {
@@ -43,17 +44,24 @@ export function toolSet(tools: HarnessTool[]): ToolSet {
   );
 }
 
-/** Streams text deltas as `message.delta` events and collects the tool calls. */
+/**
+ * Streams text deltas as `message.delta` events (scrubbed across chunk boundaries) and collects
+ * the tool calls.
+ */
 async function consume(
   stream: AsyncIterable<TextStreamPart<ToolSet>>,
   scope: ModelTurnScope,
 ): Promise<{ text: string; toolCalls: ModelToolCall[] }> {
   let text = '';
   const toolCalls: ModelToolCall[] = [];
+  const deltas = new DeltaScrubber(scope.recorder.scrubber);
+  const release = async (chunk: string) => {
+    if (chunk) await scope.recorder.emit('message.delta', { text: chunk });
+  };
   for await (const part of stream) {
     if (part.type === 'text-delta' && part.text) {
       text += part.text;
-      await scope.recorder.emit('message.delta', { text: part.text });
+      await release(deltas.push(part.text));
     } else if (part.type === 'tool-call') {
       const error = part.invalid
         ? String((part.error as Error | undefined)?.message ?? part.error)
@@ -70,6 +78,7 @@ async function consume(
       break;
     }
   }
+  await release(deltas.flush());
   scope.signal.throwIfAborted();
   return { text, toolCalls };
 }

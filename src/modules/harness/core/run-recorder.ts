@@ -7,6 +7,7 @@ import type {
   HarnessEventType,
 } from '../protocol/harness-events';
 import type { EventChannel } from './event-channel';
+import type { SecretScrubber } from './secret-scrubber';
 
 /** Where a recorder writes and publishes, and the ids it stamps on events. */
 export interface RunRecorderTarget {
@@ -14,12 +15,16 @@ export interface RunRecorderTarget {
   channel: EventChannel<HarnessEvent>;
   clock: Clock;
   ids: IdGenerator;
+  /** Applied to every event's data before it is recorded or published. */
+  scrubber: SecretScrubber;
 }
 
 /**
  * Stamps, records and publishes the events of one run segment, in order: each event is written
  * to the ledger (which allocates its sequence number) and only then pushed to the consumer.
- * Calls are serialised, so concurrent `emit`s keep their call order.
+ * Calls are serialised, so concurrent `emit`s keep their call order. Every string in the data
+ * is scrubbed of secret values first: the recorded event is what the consumer, the ledger and
+ * (for tool results) the model get.
  */
 export class RunRecorder {
   private chain: Promise<unknown> = Promise.resolve();
@@ -36,9 +41,14 @@ export class RunRecorder {
     private lastSequence: number,
   ) {}
 
+  /** The scrubber applied to recorded data (streams use it through `DeltaScrubber`). */
+  get scrubber(): SecretScrubber {
+    return this.target.scrubber;
+  }
+
   /**
    * Records and publishes one event.
-   * @returns The event as recorded.
+   * @returns The event as recorded (secret values replaced).
    * @throws {Error} The ledger write failed (the event was not published).
    */
   emit<K extends HarnessEventType>(
@@ -61,7 +71,7 @@ export class RunRecorder {
       sequence: this.lastSequence + 1,
       timestamp: this.target.clock.isoNow(),
       type,
-      data,
+      data: this.target.scrubber.scrubDeep(data),
     };
     const recorded = (await this.target.ledger.append(event as HarnessEvent)) as HarnessEventOf<K>;
     this.lastSequence = recorded.sequence;

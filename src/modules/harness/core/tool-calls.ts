@@ -97,7 +97,9 @@ export async function handleToolCall(
   const { tool_call_id, tool_name, input } = call;
   const tool = scope.settings.tools.find((t) => t.name === tool_name);
   const target = tool && !call.error ? tool.target(input) : '';
-  const decision = tool ? decidePermission(scope.settings.spec, tool.name, target) : 'deny';
+  const decision = tool
+    ? await decidePermission(scope.settings.spec, tool.name, target, scope.settings.workingDir)
+    : 'deny';
   await scope.recorder.emit('tool.requested', { tool_call_id, tool_name, input, target, decision });
   if (!tool) return complete(scope, call, notOffered(tool_name));
   if (call.error) return complete(scope, call, refusal(`invalid tool call: ${call.error}`, null));

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { secretValuesFromEnv } from '../core/secret-scrubber';
 import type { HarnessProviderId } from './model-selection';
 
 /**
@@ -32,6 +33,7 @@ export type ProviderEnv = Readonly<Record<string, string | undefined>>;
 @Injectable()
 export class HarnessProviderConfig {
   readonly #keys: ReadonlyMap<HarnessProviderId, string>;
+  readonly #secrets: readonly string[];
 
   constructor(env: ProviderEnv) {
     const keys = new Map<HarnessProviderId, string>();
@@ -40,6 +42,7 @@ export class HarnessProviderConfig {
       if (value) keys.set(provider as HarnessProviderId, value);
     }
     this.#keys = keys;
+    this.#secrets = [...keys.values(), ...secretValuesFromEnv(env)];
   }
 
   /**
@@ -53,6 +56,14 @@ export class HarnessProviderConfig {
   /** The provider's API key, or undefined when its variable is unset or blank. Never log it. */
   apiKey(provider: HarnessProviderId): string | undefined {
     return this.#keys.get(provider);
+  }
+
+  /**
+   * Values to scrub from tool output and model text: the provider keys and every
+   * secret-looking variable of the same environment (`secretValuesFromEnv`). Never log them.
+   */
+  secretValues(): readonly string[] {
+    return this.#secrets;
   }
 
   /** Name of the variable that holds `provider`'s key (for messages). */

@@ -51,6 +51,7 @@ describe(loadHarnessSpec.name, () => {
         allowed_commands: [],
         permission_rules: [],
         env: {},
+        allow_git_writes: false,
       },
       agents: [],
       context: { instruction_files: ['AGENTS.md', 'CLAUDE.md', 'SUPERQODE.md'] },

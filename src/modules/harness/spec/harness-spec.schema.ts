@@ -50,6 +50,16 @@ export const permissionRuleSchema = z.strictObject({
 });
 
 /**
+ * File confinement switches of `execution_policy` (#12.6).
+ * - `allow_git_writes`: lets `write_file`/`edit_file` write under `.git/` (any repository's,
+ *   submodules included). Off by default: a hook or `core.fsmonitor` written there runs on the
+ *   next git command, the server's own included.
+ */
+const fileConfinementShape = {
+  allow_git_writes: z.boolean().default(false),
+};
+
+/**
  * What tools may do, and where their processes run.
  * - `sandbox`: `local` = NO isolation (tools run as the server's user on this host, confined to
  *   the working directory by path checks only); `bwrap` = every tool process and every git
@@ -73,6 +83,7 @@ export const executionPolicySchema = z.strictObject({
   env: z
     .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'), z.string())
     .default({}),
+  ...fileConfinementShape,
 });
 
 /** A named agent role; `tools` (when set) narrows the tools the execution policy allows. */

@@ -1,197 +1,218 @@
+import { programsRun, RISKY_ASSIGNMENT } from './command-launchers';
+import { type ShellNode, withShellSyntax } from './shell-parser';
+
 /**
- * A conservative reading of a bash command line, for `allowed_commands` and permission rules.
- * - `commands`: each simple command's words (quotes removed, redirection targets dropped),
- *   including those inside `( )`, `$( )`, backticks and `<( )`/`>( )`.
- * - `problem`: set when the line uses something this reader cannot check (unbalanced quotes or
- *   parentheses, substitution inside double quotes, function definitions); `commands` is then
- *   best effort.
+ * A checked reading of a bash command line, for `allowed_commands` and permission rules.
+ * - `commands`: each simple command's words (quotes removed from literal words, redirections
+ *   dropped), including those inside `( )`, `{ }`, `$( )` and backticks (inner commands come
+ *   before the command whose word contains them), then what launchers run (`env rm x` → `rm x`).
+ * - `programs`: every program name the line runs, launchers unwrapped (`env rm x` → `env`,
+ *   `rm`); `undefined` when a command name is not a literal word.
+ * - `problem`: set when the line uses anything the checker cannot classify with certainty
+ *   (a syntax error, a backslash outside single quotes, here-documents, process or arithmetic
+ *   substitution, functions, control structures, comments, a launcher such as `bash -c`);
+ *   `commands` is then best effort and the line must be refused.
  */
 export interface CommandLineAnalysis {
   commands: string[][];
+  programs: string[];
   problem?: string;
 }
 
-interface State {
-  words: string[];
-  word: string;
-  inWord: boolean;
-  dropNext: boolean;
-  closer: ')' | '`';
-}
+/** Nodes whose children are statements, operators and redirections. */
+const CONTAINERS = new Set([
+  'program',
+  'list',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'redirected_statement',
+  'negated_command',
+]);
 
-const fresh = (closer: State['closer']): State => ({
-  words: [],
-  word: '',
-  inWord: false,
-  dropNext: false,
-  closer,
-});
+/** Operator tokens that only join, group or redirect. */
+const OPERATORS = new Set(
+  [
+    ';',
+    '&&',
+    '||',
+    '|',
+    '|&',
+    '&',
+    '>',
+    '>>',
+    '<',
+    '&>',
+    '&>>',
+    '>&',
+    '<&',
+    '>|',
+    '<<<',
+    '(',
+    ')',
+  ].concat(['{', '}', '!', '\n', '$(', '`', '"', '=', '+=', '$', '${']),
+);
 
-class CommandLineReader {
+/** Argument parts that expand but never start a program by themselves. */
+const LEAVES = new Set(['word', 'number', 'raw_string', 'ansi_c_string', 'string_content']);
+
+const PLAIN_EXPANSION = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+class Uncheckable extends Error {}
+
+class CommandLineWalker {
   readonly commands: string[][] = [];
-  problem?: string;
-  private state = fresh(')');
-  private readonly stack: State[] = [];
-  private i = 0;
 
-  constructor(private readonly line: string) {}
-
-  read(): CommandLineAnalysis {
-    for (this.i = 0; this.i < this.line.length && !this.problem; this.i++)
-      this.step(this.line[this.i]);
-    if (!this.problem && this.stack.length > 0) this.problem = 'unbalanced "(", "$(" or "`"';
-    this.endCommand();
-    for (const suspended of this.stack.reverse()) this.commands.push(suspended.words);
-    return { commands: this.commands.filter((c) => c.length > 0), problem: this.problem };
+  walk(node: ShellNode): void {
+    if (node.type === 'ERROR' || node.isMissing) this.fail('the line does not parse as bash');
+    if (CONTAINERS.has(node.type)) return this.children(node, (child) => this.walk(child));
+    if (node.type === 'command') return this.command(node);
+    if (node.type === 'variable_assignment') return void this.assignment(node);
+    if (node.type === 'file_redirect' || node.type === 'herestring_redirect')
+      return this.redirect(node);
+    this.fail(`cannot check ${describeNode(node)}`);
   }
 
-  private step(c: string): void {
-    const prev = this.line[this.i - 1];
-    const next = this.line[this.i + 1];
-    if (c === '\\') this.escape();
-    else if (c === "'") this.singleQuoted();
-    else if (c === '"') this.doubleQuoted();
-    else if (c === '`') this.backtick();
-    else if (c === '$' && next === '(') this.open(true);
-    else if (c === '(') this.paren(prev);
-    else if (c === ')') this.close(')');
-    else if (c === '&' && next === '>')
-      return; // `&>file`: the `>` starts the redirection
-    else if (c === '&' && (prev === '>' || prev === '<'))
-      this.append(c); // `2>&1`
-    else if (c === ';' || c === '\n' || c === '|' || c === '&') this.endCommand();
-    else if (c === '<' || c === '>') this.redirect();
-    else if (c === ' ' || c === '\t' || c === '\r') this.endWord();
-    else this.append(c);
+  fail(problem: string): never {
+    throw new Uncheckable(problem);
   }
 
-  private append(text: string): void {
-    this.state.word += text;
-    this.state.inWord = true;
-  }
-
-  private endWord(): void {
-    const s = this.state;
-    if (s.inWord && !s.dropNext) s.words.push(s.word);
-    if (s.inWord) s.dropNext = false;
-    s.word = '';
-    s.inWord = false;
-  }
-
-  private endCommand(): void {
-    this.endWord();
-    if (this.state.words.length > 0) this.commands.push(this.state.words);
-    this.state.words = [];
-    this.state.dropNext = false;
-  }
-
-  private escape(): void {
-    const next = this.line[this.i + 1];
-    this.i++;
-    if (next !== '\n' && next !== undefined) this.append(next);
-  }
-
-  private singleQuoted(): void {
-    const end = this.line.indexOf("'", this.i + 1);
-    if (end < 0) return void (this.problem = 'unterminated single quote');
-    this.append(this.line.slice(this.i + 1, end));
-    this.i = end;
-  }
-
-  private doubleQuoted(): void {
-    let text = '';
-    for (let j = this.i + 1; j < this.line.length; j++) {
-      const c = this.line[j];
-      if (c === '"') {
-        this.append(text);
-        this.i = j;
-        return;
-      }
-      if (c === '`' || (c === '$' && this.line[j + 1] === '(')) {
-        return void (this.problem = 'command substitution inside double quotes');
-      }
-      if (c === '\\' && '$`"\\\n'.includes(this.line[j + 1] ?? '')) j++;
-      text += this.line[j];
+  /** Visits named children; operator tokens must be known and gaps only blanks. */
+  private children(node: ShellNode, visit: (child: ShellNode) => void): void {
+    let at = node.startIndex;
+    for (const child of node.children) {
+      if (!child) continue;
+      this.gap(node, at, child.startIndex);
+      at = child.endIndex;
+      if (child.isNamed) visit(child);
+      else if (!OPERATORS.has(child.type) || child.isMissing)
+        this.fail(`cannot check ${JSON.stringify(child.type)}`);
     }
-    this.problem = 'unterminated double quote';
+    this.gap(node, at, node.endIndex);
   }
 
-  /** Starts a nested command list; the outer word keeps a `$` so it never passes as a name. */
-  private open(skipParen: boolean): void {
-    this.append('$');
-    if (skipParen) this.i++;
-    this.stack.push(this.state);
-    this.state = fresh(')');
+  private gap(node: ShellNode, from: number, to: number): void {
+    const text = node.text.slice(from - node.startIndex, to - node.startIndex);
+    if (!/^[ \t\n]*$/.test(text)) this.fail(`cannot check ${JSON.stringify(text.trim())}`);
   }
 
-  private paren(prev: string | undefined): void {
-    if (prev === '<' || prev === '>') return this.open(false);
-    if (this.state.inWord || this.state.words.length > 0) {
-      return void (this.problem = 'unsupported "(" after a word (function definition?)');
+  private command(node: ShellNode): void {
+    const words: string[] = [];
+    this.children(node, (child) => {
+      if (child.type === 'variable_assignment') this.assignment(child);
+      else if (child.type === 'command_name') {
+        const name = child.namedChildren[0];
+        if (!name || child.namedChildCount !== 1) this.fail('cannot check the command name');
+        words.push(this.word(name));
+      } else if (child.type.endsWith('_redirect')) this.redirect(child);
+      else words.push(this.word(child));
+    });
+    if (words.length > 0) this.commands.push(words);
+  }
+
+  private assignment(node: ShellNode): string {
+    const [name, value] = node.namedChildren;
+    if (!name || name.type !== 'variable_name') this.fail('cannot check an array assignment');
+    if (RISKY_ASSIGNMENT.test(name.text)) this.fail(`refusing to set ${name.text}`);
+    if (value) this.word(value);
+    return node.text;
+  }
+
+  private redirect(node: ShellNode): void {
+    if (node.type === 'heredoc_redirect') this.fail('cannot check here-documents');
+    this.children(node, (child) => {
+      if (child.type !== 'file_descriptor') this.word(child);
+    });
+  }
+
+  /** A word's value with quotes removed; walks the commands substituted into it. */
+  private word(node: ShellNode): string {
+    const { type, text } = node;
+    if (type === 'ERROR' || node.isMissing) this.fail('the line does not parse as bash');
+    if (text.includes('\\') && type !== 'raw_string' && type !== 'ansi_c_string')
+      this.fail(`cannot check a backslash outside single quotes: ${text}`);
+    if (type === 'raw_string') return text.slice(1, -1);
+    if (LEAVES.has(type) && /[$`]/.test(text) && type !== 'ansi_c_string')
+      this.fail(`cannot check ${describeNode(node)}`);
+    if (LEAVES.has(type)) return text;
+    if (type === 'simple_expansion') return text;
+    if (type === 'expansion' && PLAIN_EXPANSION.test(text)) return text;
+    if (type === 'command_substitution') {
+      this.children(node, (child) => this.walk(child));
+      return text;
     }
-    this.stack.push(this.state);
-    this.state = fresh(')');
+    if (type === 'string' || type === 'concatenation') return this.compound(node);
+    this.fail(`cannot check ${describeNode(node)}`);
   }
 
-  private backtick(): void {
-    if (this.state.closer === '`' && this.stack.length > 0) return this.close('`');
-    this.append('$');
-    this.stack.push(this.state);
-    this.state = fresh('`');
-  }
-
-  private close(closer: State['closer']): void {
-    const outer = this.stack.pop();
-    if (!outer || this.state.closer !== closer)
-      return void (this.problem = `unbalanced "${closer}"`);
-    this.endCommand();
-    this.state = outer;
-  }
-
-  private redirect(): void {
-    const s = this.state;
-    if (s.inWord && /^\d+$/.test(s.word)) {
-      s.word = '';
-      s.inWord = false;
-    } else {
-      this.endWord();
+  /**
+   * A double-quoted string or a concatenation: literal when every part is; text the grammar
+   * left between parts must hold no `$` or backquote (inside `"..."`) or be empty.
+   */
+  private compound(node: ShellNode): string {
+    const quoted = node.type === 'string';
+    let at = node.startIndex + (quoted ? 1 : 0);
+    let value = '';
+    let literal = true;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      value += this.uncovered(node, at, child.startIndex, quoted);
+      value += this.word(child);
+      literal &&= ['string_content', 'word', 'raw_string', 'number', 'string'].includes(child.type);
+      at = child.endIndex;
     }
-    s.dropNext = true;
+    value += this.uncovered(node, at, node.endIndex - (quoted ? 1 : 0), quoted);
+    return literal ? value : node.text;
   }
+
+  private uncovered(node: ShellNode, from: number, to: number, quoted: boolean): string {
+    const text = node.text.slice(from - node.startIndex, to - node.startIndex);
+    if (quoted ? /[$`]/.test(text) : text !== '') this.fail(`cannot check ${describeNode(node)}`);
+    return text;
+  }
+}
+
+function describeNode(node: ShellNode): string {
+  const text = node.text.length > 40 ? `${node.text.slice(0, 40)}...` : node.text;
+  return `${node.type.replace(/_/g, ' ')}: ${text}`;
 }
 
 /**
- * Splits a bash command line into simple commands: on `;`, `&&`, `||`, `|`, `&`, newlines,
- * and into `( )`, `$( )`, backticks and process substitution. Conservative: when in doubt it
- * reports a `problem` rather than guessing. `#` is not treated as a comment.
+ * Reads a bash command line with a real bash parser (tree-sitter-bash, see `shell-parser.ts`)
+ * and lists the simple commands and programs it runs. Conservative: anything the reader cannot
+ * classify with certainty becomes a `problem`, and the caller refuses the line.
  * @param line - The command line passed to `bash -c`.
  */
-export function analyzeCommandLine(line: string): CommandLineAnalysis {
-  return new CommandLineReader(line).read();
+export async function analyzeCommandLine(line: string): Promise<CommandLineAnalysis> {
+  return withShellSyntax(line, (root) => {
+    const walker = new CommandLineWalker();
+    try {
+      walker.walk(root);
+      const run = programsRun(walker.commands);
+      const commands = [...walker.commands, ...run.launched];
+      return { commands, programs: run.programs, problem: run.problem };
+    } catch (error) {
+      if (!(error instanceof Uncheckable)) throw error;
+      return { commands: walker.commands, programs: [], problem: error.message };
+    }
+  });
 }
 
-/** First words that cannot be checked: expansions, globs, braces, assignments. */
-const UNCHECKABLE_NAME = /[$*?[\]{}~=]/;
-
 /**
- * Checks every simple command's first word against `allowed_commands`.
+ * Checks every program a line runs against `allowed_commands` (launchers unwrapped: `env`,
+ * `nohup`, `timeout`... need the launched program listed too).
  * @param line - The command line.
  * @param allowed - Bare command names; empty means every command is allowed.
  * @returns `undefined` when allowed, otherwise why the line is refused.
  */
-export function refuseUnlistedCommands(
+export async function refuseUnlistedCommands(
   line: string,
   allowed: readonly string[],
-): string | undefined {
+): Promise<string | undefined> {
   if (allowed.length === 0) return undefined;
-  const { commands, problem } = analyzeCommandLine(line);
+  const { programs, problem } = await analyzeCommandLine(line);
   if (problem) return `cannot check the command line against allowed_commands: ${problem}`;
-  for (const [name] of commands) {
-    if (UNCHECKABLE_NAME.test(name))
-      return `cannot check command name against allowed_commands: ${name}`;
-    if (!allowed.includes(name)) {
-      return `command not in allowed_commands (${allowed.join(', ')}): ${name}`;
-    }
-  }
-  return undefined;
+  const unlisted = programs.find((name) => !allowed.includes(name));
+  if (unlisted === undefined) return undefined;
+  return `command not in allowed_commands (${allowed.join(', ')}): ${unlisted}`;
 }

@@ -53,7 +53,7 @@ export const bashTool = defineTool({
     const bytes = Buffer.byteLength(input.command);
     if (bytes > limits.max_input_bytes)
       return failure(`command is ${bytes} bytes; the limit is ${limits.max_input_bytes}`);
-    const refusal = refuseUnlistedCommands(input.command, policy.allowed_commands);
+    const refusal = await refuseUnlistedCommands(input.command, policy.allowed_commands);
     if (refusal) return failure(`refused: ${refusal}`);
     if (ctx.signal.aborted) return failure('[killed: cancelled]');
     const timeoutSeconds = Math.min(

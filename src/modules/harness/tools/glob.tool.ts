@@ -45,7 +45,8 @@ export const globTool = defineTool({
     for await (const entry of stream) {
       if (ctx.signal.aborted) return failure('glob cancelled');
       const rel = String(entry);
-      if (!(await insideDir(rel)) || decidePermission(ctx.spec, 'glob', rel) !== 'allow') continue;
+      if (!(await insideDir(rel)) || (await decidePermission(ctx.spec, 'glob', rel)) !== 'allow')
+        continue;
       if (found.length === MAX_GLOB_RESULTS) {
         more = true;
         break;

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -55,7 +56,7 @@ export const grepTool = defineTool({
     for await (const file of walkFiles(confined.path)) {
       if (ctx.signal.aborted) return failure('grep cancelled');
       const rel = path.relative(root, file);
-      if (!include(rel) || decidePermission(ctx.spec, 'grep', rel) !== 'allow') continue;
+      if (!include(rel) || (await decidePermission(ctx.spec, 'grep', rel)) !== 'allow') continue;
       if (++scanned > MAX_GREP_FILES) return report(hits, `stopped after ${MAX_GREP_FILES} files`);
       const text = await readSmallText(file);
       if (text === undefined) continue;
@@ -104,7 +105,8 @@ async function* walkFiles(start: string): AsyncGenerator<string> {
 
 /** The file as UTF-8 text, or `undefined` when it is too large, binary or unreadable. */
 async function readSmallText(file: string): Promise<string | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
+  // O_NOFOLLOW: a file swapped for a symlink after the walk saw it is skipped, not followed.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
   if (!handle) return undefined;
   try {
     const { size } = await handle.stat();

@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { confineExisting } from './confine';
+import { openForRead } from './confined-files';
 import type { ToolResult } from './harness-tool';
 import { defineTool, failure, looksBinary } from './tool-support';
 
@@ -32,16 +33,23 @@ export const readFileTool = defineTool({
   run: async (input, ctx) => {
     const confined = await confineExisting(ctx.workingDir, input.path);
     if (!confined.ok) return failure(confined.message);
-    const info = await stat(confined.path);
-    if (info.isDirectory()) return failure(`${input.path} is a directory; use list_directory`);
-    if (!info.isFile()) return failure(`${input.path} is not a regular file`);
-    if (info.size > MAX_READ_FILE_BYTES) {
-      return failure(
-        `${input.path} is ${info.size} bytes, over the ${MAX_READ_FILE_BYTES}-byte read limit; ` +
-          'use grep, or bash (head, sed -n) when allowed',
-      );
+    if ((await stat(confined.path)).isDirectory())
+      return failure(`${input.path} is a directory; use list_directory`);
+    const file = await openForRead(confined.path, input.path);
+    if (!file.ok) return failure(file.message);
+    let content: Buffer;
+    try {
+      const { size } = await file.handle.stat();
+      if (size > MAX_READ_FILE_BYTES) {
+        return failure(
+          `${input.path} is ${size} bytes, over the ${MAX_READ_FILE_BYTES}-byte read limit; ` +
+            'use grep, or bash (head, sed -n) when allowed',
+        );
+      }
+      content = await file.handle.readFile();
+    } finally {
+      await file.handle.close();
     }
-    const content = await readFile(confined.path);
     if (looksBinary(content))
       return failure(`${input.path} looks binary; only text files can be read`);
     const lines = content.toString('utf8').split(/(?<=\n)/);

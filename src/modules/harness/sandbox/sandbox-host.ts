@@ -72,3 +72,20 @@ export function maskedPaths(workingDir: string): MaskedPath[] {
   }
   return masked;
 }
+
+/**
+ * Whether a real path is one of the server's own files that tools must never read or write,
+ * under every sandbox mode (the in-process file tools do not run in bubblewrap): anything in the
+ * working directory's {@link STATE_DIR}, or a registered server file (task store, ledger) with
+ * its SQLite side files.
+ * @param workingDir - Realpath of the working directory.
+ * @param real - Realpath (or would-be realpath, for a new file) the tool is about to use.
+ */
+export function isServerFile(workingDir: string, real: string): boolean {
+  if (inside(join(workingDir, STATE_DIR), real)) return true;
+  for (const file of hiddenFiles) {
+    const resolved = join(realOrSelf(dirname(file)), file.slice(dirname(file).length + 1));
+    if (SQLITE_SIDE_FILES.some((suffix) => real === resolved + suffix)) return true;
+  }
+  return false;
+}

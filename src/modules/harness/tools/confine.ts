@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isServerFile } from '../sandbox/sandbox-host';
 
 /**
  * A path checked against the working directory.
@@ -37,6 +38,9 @@ function resolveLexically(root: Root, input: string): string | Confined {
 function confined(root: Root, real: string, input: string): Confined {
   if (!isInside(root.real, real)) {
     return refuse(`path escapes the working directory through a symbolic link: ${input}`);
+  }
+  if (isServerFile(root.real, real)) {
+    return refuse(`refusing the server's own state (task store, ledger, .superqode/): ${input}`);
   }
   return { ok: true, path: real, rel: path.relative(root.real, real) || '.' };
 }

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isServerFile } from '../sandbox/sandbox-host';
 import fg from 'fast-glob';
 import { z } from 'zod';
 import { workingRoot } from './confine';
@@ -45,6 +46,7 @@ export const globTool = defineTool({
     for await (const entry of stream) {
       if (ctx.signal.aborted) return failure('glob cancelled');
       const rel = String(entry);
+      if (isServerFile(root, path.resolve(root, rel))) continue;
       if (!(await insideDir(rel)) || (await decidePermission(ctx.spec, 'glob', rel)) !== 'allow')
         continue;
       if (found.length === MAX_GLOB_RESULTS) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { confineExisting, workingRoot } from './confine';
+import { isServerFile } from '../sandbox/sandbox-host';
 import { LineMatcher, RegexTimeoutError } from './line-matcher';
 import { decidePermission } from './permission';
 import { defineTool, failure, looksBinary } from './tool-support';
@@ -56,6 +57,7 @@ export const grepTool = defineTool({
     for await (const file of walkFiles(confined.path)) {
       if (ctx.signal.aborted) return failure('grep cancelled');
       const rel = path.relative(root, file);
+      if (isServerFile(root, file)) continue;
       if (!include(rel) || (await decidePermission(ctx.spec, 'grep', rel)) !== 'allow') continue;
       if (++scanned > MAX_GREP_FILES) return report(hits, `stopped after ${MAX_GREP_FILES} files`);
       const text = await readSmallText(file);

@@ -77,7 +77,9 @@ class GroupRun {
     const { cwd, sandbox, signal, timeoutMs } = this.options;
     let plan: ReturnType<typeof planSpawn>;
     try {
-      plan = planSpawn(['/bin/bash', '-c', command], cwd, sandbox, true);
+      // --noprofile --norc: no startup file of the checkout ($HOME is the working dir) runs
+      // commands the checker never saw (bash reads ~/.bashrc when stdin looks like a socket).
+      plan = planSpawn(['/bin/bash', '--noprofile', '--norc', '-c', command], cwd, sandbox, true);
     } catch (error) {
       this.result.error = (error as Error).message;
       return this.finish();

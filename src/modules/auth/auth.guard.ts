@@ -6,6 +6,7 @@ import type { Principal } from '../../common/auth/principal';
 import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
 import { unauthorized } from '../../common/errors/http-rejections';
 import { A2aConfig } from '../../config/a2a.config';
+import { bearerCredential } from './bearer-credential';
 import { BEARER_STRATEGY } from './bearer.strategy';
 import { anonymousPrincipal } from './callers';
 
@@ -31,17 +32,12 @@ export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
       return true;
     }
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const authorization = request.headers.authorization;
-    const queryToken = (request.query as Record<string, unknown> | undefined)?.access_token;
-    if (authorization === undefined && queryToken === undefined) {
+    if (bearerCredential(request) === undefined) {
       if (!this.config.allowAnonymous) {
         throw unauthorized('This agent requires a credential: send Authorization: Bearer <API key or token>.', false);
       }
       request.principal = anonymousPrincipal(request);
       return true;
-    }
-    if (authorization !== undefined && !/^Bearer\s+\S/i.test(authorization)) {
-      throw unauthorized('Unsupported Authorization scheme: use Bearer.', true);
     }
     return (await super.canActivate(context)) as boolean;
   }

@@ -48,7 +48,8 @@ function expectA2aShape(binding: string, r: RawReply, status: number): void {
   if (binding === 'rest') {
     expect(r.body.error).toMatchObject({ code: status, status: status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT' });
   } else {
-    expect(r.body).toMatchObject({ jsonrpc: '2.0', error: { code: status === 401 ? -32040 : -32600 } });
+    // The request id was readable, so the envelope echoes it (JSON-RPC 2.0 §5; issue #11.8).
+    expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: status === 401 ? -32040 : -32600 } });
   }
   expect(typeof r.body.error.message).toBe('string');
   expect(r.body.error.message.length).toBeGreaterThan(10);

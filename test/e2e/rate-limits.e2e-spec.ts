@@ -27,6 +27,7 @@ describe('Rate limits: per caller per minute, global per day (issue #3)', () => 
     expect(r1.status).toBe(429);
     expect(Number(r1.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(r1.body.error).toMatchObject({ code: -32029, message: expect.stringMatching(/Per-caller limit of 3 requests per minute/) });
+    expect(r1.body.id).toBe(1); // the request id was readable: echoed (issue #11.8)
     const r2 = await rest(server.url);
     expect(r2.status).toBe(429);
     expect(r2.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });

@@ -47,6 +47,8 @@ export const envSchema = z.object({
   SUPERQODE_A2A_KEYED_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Requests per UTC day across all callers, operator included (0 = no limit). */
   SUPERQODE_A2A_GLOBAL_PER_DAY: z.coerce.number().int().min(0).default(5000),
+  /** Failed authentications per client address per minute before 429 answers first (0 = no limit). */
+  SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(10),
   /** Proxy hops whose X-Forwarded-For is trusted (default: 1 with allowRemote, else 0). */
   SUPERQODE_A2A_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   /** Serve the `superqode-harness` skill (loopback; remote binds also need EXPOSE_HARNESS). */

@@ -82,3 +82,27 @@ describe.each([
     });
   });
 });
+
+describe('Odd credentials past the failed-authentication budget (issues #11.1, #11.5)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ SUPERQODE_A2A_KEY_SECRET: aKeySecret(), SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: 1 });
+  });
+  afterAll(() => server.close());
+
+  it.each(Object.keys(BINDINGS))('%s: every odd credential gets a 429 with Retry-After, ASCII headers and the A2A shape', async (binding) => {
+    const b = BINDINGS[binding];
+    await rawRequest(server.url, { path: b.path, headers: [...b.headers, ['Authorization', 'Bearer spend-the-budget']], body: b.body() });
+    for (const [, authorization, query, , secret] of ODD) {
+      const headers: [string, string][] = [...b.headers];
+      if (authorization !== undefined) headers.push(['Authorization', authorization]);
+      const r = await rawRequest(server.url, { path: `${b.path}${query}`, headers, body: b.body() });
+      expect(r.status).toBe(429);
+      expectAsciiHeaders(r);
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      if (binding === 'rest') expect(r.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+      else expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32029 } });
+      expect(r.text).not.toContain(secret);
+    }
+  });
+});

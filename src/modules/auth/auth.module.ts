@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { A2aConfig } from '../../config/a2a.config';
 import { A2aThrottlerGuard, throttlerOptions } from './a2a-throttler.guard';
 import { ApiKeysModule } from './api-keys.module';
+import { AuthFailureLimiter } from './auth-failures';
 import { A2aAuthGuard } from './auth.guard';
 import { BearerStrategy } from './bearer.strategy';
 import { BoundedThrottlerStorage } from './bounded-throttler.storage';
@@ -27,6 +28,7 @@ import { RateLimitStorageModule } from './rate-limit-storage.module';
   ],
   providers: [
     BearerStrategy,
+    AuthFailureLimiter,
     { provide: APP_GUARD, useClass: A2aAuthGuard },
     { provide: APP_GUARD, useClass: A2aThrottlerGuard },
   ],

@@ -17,6 +17,7 @@ interface ServeA2aOptions {
   keyedPerMinute?: number;
   globalPerDay?: number;
   trustedProxyHops?: number;
+  authFailuresPerMinute?: number;
   exportAgentCard?: string;
   spec?: string;
   provider?: string;
@@ -118,6 +119,11 @@ export class ServeA2aCommand extends CommandRunner {
     return Number(v);
   }
 
+  @Option({ flags: '--auth-failures-per-minute <n>', description: 'failed authentications per address per minute before 429 (0 = off)' })
+  parseAuthFailuresPerMinute(v: string): number {
+    return Number(v);
+  }
+
   @Option({ flags: '--trusted-proxy-hops <n>', description: 'X-Forwarded-For hops to trust (default 1 with --allow-remote, else 0)' })
   parseTrustedProxyHops(v: string): number {
     return Number(v);
@@ -195,6 +201,7 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_KEYED_PER_MINUTE: o.keyedPerMinute,
     SUPERQODE_A2A_GLOBAL_PER_DAY: o.globalPerDay,
     SUPERQODE_A2A_TRUSTED_PROXY_HOPS: o.trustedProxyHops,
+    SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: o.authFailuresPerMinute,
     SUPERQODE_A2A_HARNESS_SPEC: o.spec,
     SUPERQODE_A2A_HARNESS_PROVIDER: o.provider as RawEnv['SUPERQODE_A2A_HARNESS_PROVIDER'],
     SUPERQODE_A2A_HARNESS_MODEL: o.model,

@@ -50,6 +50,8 @@ export class A2aConfig {
   readonly keyedPerMinute: number;
   /** Per-day ceiling across all callers; 0 = off. */
   readonly globalPerDay: number;
+  /** Share (0..1) of {@link globalPerDay} that anonymous callers together may use. */
+  readonly anonymousShareOfDay: number;
   /** Failed authentications per client address per minute; past it, 429 before verifying; 0 = off. */
   readonly authFailuresPerMinute: number;
   /** X-Forwarded-For hops trusted for the client address (1 with allowRemote, else 0, unless set). */
@@ -84,6 +86,7 @@ export class A2aConfig {
     this.anonymousPerMinute = env('SUPERQODE_A2A_ANONYMOUS_PER_MINUTE');
     this.keyedPerMinute = env('SUPERQODE_A2A_KEYED_PER_MINUTE');
     this.globalPerDay = env('SUPERQODE_A2A_GLOBAL_PER_DAY');
+    this.anonymousShareOfDay = env('SUPERQODE_A2A_ANONYMOUS_SHARE_OF_DAY');
     this.authFailuresPerMinute = env('SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE');
     this.trustedProxyHops = trustedProxyHops(env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'), this.allowRemote);
     this.understandRequests = env('SUPERQODE_A2A_UNDERSTAND_REQUESTS');

@@ -137,3 +137,35 @@ describe('Failed authentication is throttled per address (issue #11.5)', () => {
     expect((await rpc(server.url, { 'X-Forwarded-For': '203.0.113.61', ...bearer(aKey(secret).key) })).status).toBe(200);
   });
 });
+
+describe("Anonymous callers' share of the daily ceiling (issue #11.6)", () => {
+  const secret = aKeySecret();
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+      SUPERQODE_A2A_KEY_SECRET: secret,
+      SUPERQODE_A2A_GLOBAL_PER_DAY: 6,
+      SUPERQODE_A2A_ANONYMOUS_SHARE_OF_DAY: 0.5,
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 100,
+      SUPERQODE_A2A_TRUSTED_PROXY_HOPS: 1,
+    });
+  });
+  afterAll(() => server.close());
+
+  it('anonymous callers together use at most their share; key holders and the operator are still served', async () => {
+    for (let i = 0; i < 3; i++) expect((await rpc(server.url, { 'X-Forwarded-For': `198.51.100.${i}` })).status).toBe(200);
+    const over = await rpc(server.url, { 'X-Forwarded-For': '198.51.100.99' });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(over.body.error.message).toMatch(/Anonymous callers' share of the daily ceiling \(3 of 6 requests\)/);
+    expect((await rest(server.url, { 'X-Forwarded-For': '198.51.100.98' })).body.error.status).toBe('RESOURCE_EXHAUSTED');
+    expect((await rpc(server.url, bearer(aKey(secret).key))).status).toBe(200);
+    expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
+    // Every tier still counts toward the one ceiling: 3 anonymous + 2 above, one more fits.
+    expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
+    const global = await rpc(server.url, bearer(aKey(secret).key));
+    expect(global.status).toBe(429);
+    expect(global.body.error.message).toMatch(/Global daily ceiling of 6/);
+  });
+});

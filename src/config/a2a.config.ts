@@ -54,7 +54,7 @@ export class A2aConfig {
   readonly anonymousShareOfDay: number;
   /** Failed authentications per client address per minute; past it, 429 before verifying; 0 = off. */
   readonly authFailuresPerMinute: number;
-  /** X-Forwarded-For hops trusted for the client address (1 with allowRemote, else 0, unless set). */
+  /** X-Forwarded-For hops trusted for the client address (0 unless set, remote binds included). */
   readonly trustedProxyHops: number;
   /** Read keyed/operator shortlist requests with the model (else the keyword parser only). */
   readonly understandRequests: boolean;
@@ -110,9 +110,23 @@ export class A2aConfig {
   }
 }
 
-/** Trusted proxy hops: the explicit setting, else one proxy for remote binds, none on loopback. */
-export function trustedProxyHops(configured: number | undefined, allowRemote: boolean): number {
-  return configured ?? (allowRemote ? 1 : 0);
+/**
+ * Trusted proxy hops: the explicit setting, else none (remote binds too: with a trusted hop and
+ * no proxy in front, a direct client picks its own address with X-Forwarded-For).
+ * @param _allowRemote - Kept for callers; no longer changes the default (issue #11.7).
+ */
+export function trustedProxyHops(configured: number | undefined, _allowRemote: boolean): number {
+  return configured ?? 0;
+}
+
+/** The start-up warning for trusted proxy hops >= 1, or undefined for 0. */
+export function trustedProxyWarning(hops: number): string | undefined {
+  if (hops < 1) return undefined;
+  return (
+    `This server trusts ${hops} proxy hop${hops === 1 ? '' : 's'} (--trusted-proxy-hops): ` +
+    'a proxy in front of it must set X-Forwarded-For on every request, or a direct client picks its own ' +
+    'address (and rate-limit window).'
+  );
 }
 
 /**

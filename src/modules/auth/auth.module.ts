@@ -10,6 +10,7 @@ import { A2aAuthGuard } from './auth.guard';
 import { BearerStrategy } from './bearer.strategy';
 import { BoundedThrottlerStorage } from './bounded-throttler.storage';
 import { RateLimitStorageModule } from './rate-limit-storage.module';
+import { TrustedProxyNotice } from './trusted-proxy.notice';
 
 /**
  * Access tiers and rate limits for every non-public route. Guards run in this order:
@@ -29,6 +30,7 @@ import { RateLimitStorageModule } from './rate-limit-storage.module';
   providers: [
     BearerStrategy,
     AuthFailureLimiter,
+    TrustedProxyNotice,
     { provide: APP_GUARD, useClass: A2aAuthGuard },
     { provide: APP_GUARD, useClass: A2aThrottlerGuard },
   ],

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Role } from '@a2a-js/sdk';
-import type { AgentCard, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import type { AgentCard, ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Task } from '@a2a-js/sdk';
 import { SkillRouter } from '../skills/skill-router.service';
+import { callerTier } from '../auth/callers';
 
 /**
  * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
@@ -18,7 +20,7 @@ import { SkillRouter } from '../skills/skill-router.service';
 export class SuperqodeRequestHandler extends DefaultRequestHandler {
   constructor(
     card: AgentCard,
-    store: TaskStore,
+    private readonly store: TaskStore,
     executor: AgentExecutor,
     private readonly router: SkillRouter,
   ) {
@@ -38,6 +40,22 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     yield* super.sendMessageStream(params, context);
   }
 
+  /**
+   * ListTasks; an anonymous caller gets only the tasks of the `contextId` it names, and none
+   * without one (anonymous tasks share one owner, so an unfiltered list would show everyone's).
+   * Without a contextId the request is still validated by the SDK and the store (bad pageSize,
+   * status, pageToken → 400), against a fresh contextId no task has.
+   * @throws {RequestMalformedError} Invalid list parameters.
+   * @see issue #11.7; A2A specification §3.1.4 ListTasks.
+   */
+  override async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    if (!params.contextId && callerTier(context) === 'anonymous') {
+      const none = await super.listTasks({ ...params, contextId: `none:${randomUUID()}` }, context);
+      return { ...none, tasks: [], nextPageToken: '', totalSize: 0 };
+    }
+    return super.listTasks(params, context);
+  }
+
   private async check(params: SendMessageRequest, context: ServerCallContext): Promise<void> {
     const message = params.message;
     if (!message) throw new RequestMalformedError('message is required');
@@ -52,6 +70,13 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
-    await this.router.resolve(params, message).authorize(message, context);
+    // A message continuing a task without naming its context is checked against the task's
+    // context, so a context bound to another caller (the harness session) is refused up front.
+    let scoped = message;
+    if (message.taskId && !message.contextId) {
+      const task = await this.store.load(message.taskId, context);
+      if (task?.contextId) scoped = { ...message, contextId: task.contextId };
+    }
+    await this.router.resolve(params, message).authorize(scoped, context);
   }
 }

@@ -130,7 +130,7 @@ export class ServeA2aCommand extends CommandRunner {
     return Number(v);
   }
 
-  @Option({ flags: '--trusted-proxy-hops <n>', description: 'X-Forwarded-For hops to trust (default 1 with --allow-remote, else 0)' })
+  @Option({ flags: '--trusted-proxy-hops <n>', description: 'X-Forwarded-For hops to trust (default 0; a proxy in front must set the header)' })
   parseTrustedProxyHops(v: string): number {
     return Number(v);
   }

@@ -70,13 +70,20 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
+    const skill = this.router.resolve(params, message);
     // A message continuing a task without naming its context is checked against the task's
-    // context, so a context bound to another caller (the harness session) is refused up front.
+    // context, and every served skill (not only the one it routes to) may refuse that context,
+    // so a harness session bound to another caller is refused before the SDK touches the task.
     let scoped = message;
     if (message.taskId && !message.contextId) {
       const task = await this.store.load(message.taskId, context);
       if (task?.contextId) scoped = { ...message, contextId: task.contextId };
     }
-    await this.router.resolve(params, message).authorize(scoped, context);
+    await skill.authorize(scoped, context);
+    if (scoped.contextId) {
+      for (const other of this.router.served()) {
+        if (other !== skill) await other.authorizeContext(scoped.contextId, context);
+      }
+    }
   }
 }

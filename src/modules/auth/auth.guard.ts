@@ -44,7 +44,7 @@ export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
     }
     this.failures.assertUnderBudget(request.ip);
     try {
-      bearerCredential(request);
+      bearerCredential(request); // one well-formed credential, or 400/401; passport reads the same one
       return (await super.canActivate(context)) as boolean;
     } catch (err) {
       await this.failures.record(request.ip);

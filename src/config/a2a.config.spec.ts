@@ -10,8 +10,8 @@ describe('remote-bind policy', () => {
     expect(() => assertBindAllowed('0.0.0.0', true)).not.toThrow();
   });
 
-  it('trusts one proxy hop by default on remote binds, none on loopback, the setting otherwise', () => {
-    expect(trustedProxyHops(undefined, true)).toBe(1);
+  it('trusts no proxy hop by default, on remote binds too (issue #11.7); the setting otherwise', () => {
+    expect(trustedProxyHops(undefined, true)).toBe(0);
     expect(trustedProxyHops(undefined, false)).toBe(0);
     expect(trustedProxyHops(3, false)).toBe(3);
   });

@@ -52,7 +52,11 @@ export class A2aConfig {
   readonly keyedPerMinute: number;
   /** Per-day ceiling across all callers; 0 = off. */
   readonly globalPerDay: number;
-  /** X-Forwarded-For hops trusted for the client address (1 with allowRemote, else 0, unless set). */
+  /** Share (0..1) of {@link globalPerDay} that anonymous callers together may use. */
+  readonly anonymousShareOfDay: number;
+  /** Failed authentications per client address per minute; past it, 429 before verifying; 0 = off. */
+  readonly authFailuresPerMinute: number;
+  /** X-Forwarded-For hops trusted for the client address (0 unless set, remote binds included). */
   readonly trustedProxyHops: number;
   /** Read keyed/operator shortlist requests with the model (else the keyword parser only). */
   readonly understandRequests: boolean;
@@ -89,6 +93,8 @@ export class A2aConfig {
     this.anonymousPerMinute = env('SUPERQODE_A2A_ANONYMOUS_PER_MINUTE');
     this.keyedPerMinute = env('SUPERQODE_A2A_KEYED_PER_MINUTE');
     this.globalPerDay = env('SUPERQODE_A2A_GLOBAL_PER_DAY');
+    this.anonymousShareOfDay = env('SUPERQODE_A2A_ANONYMOUS_SHARE_OF_DAY');
+    this.authFailuresPerMinute = env('SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE');
     this.trustedProxyHops = trustedProxyHops(env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'), this.allowRemote);
     this.understandRequests = env('SUPERQODE_A2A_UNDERSTAND_REQUESTS');
     this.understandTimeoutMs = env('SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS');
@@ -129,9 +135,23 @@ export class A2aConfig {
   }
 }
 
-/** Trusted proxy hops: the explicit setting, else one proxy for remote binds, none on loopback. */
-export function trustedProxyHops(configured: number | undefined, allowRemote: boolean): number {
-  return configured ?? (allowRemote ? 1 : 0);
+/**
+ * Trusted proxy hops: the explicit setting, else none (remote binds too: with a trusted hop and
+ * no proxy in front, a direct client picks its own address with X-Forwarded-For).
+ * @param _allowRemote - Kept for callers; no longer changes the default (issue #11.7).
+ */
+export function trustedProxyHops(configured: number | undefined, _allowRemote: boolean): number {
+  return configured ?? 0;
+}
+
+/** The start-up warning for trusted proxy hops >= 1, or undefined for 0. */
+export function trustedProxyWarning(hops: number): string | undefined {
+  if (hops < 1) return undefined;
+  return (
+    `This server trusts ${hops} proxy hop${hops === 1 ? '' : 's'} (--trusted-proxy-hops): ` +
+    'a proxy in front of it must set X-Forwarded-For on every request, or a direct client picks its own ' +
+    'address (and rate-limit window).'
+  );
 }
 
 /**

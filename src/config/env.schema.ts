@@ -59,7 +59,11 @@ export const envSchema = z.object({
   SUPERQODE_A2A_KEYED_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Requests per UTC day across all callers, operator included (0 = no limit). */
   SUPERQODE_A2A_GLOBAL_PER_DAY: z.coerce.number().int().min(0).default(5000),
-  /** Proxy hops whose X-Forwarded-For is trusted (default: 1 with allowRemote, else 0). */
+  /** Share (0..1) of the daily ceiling that anonymous callers together may use (1 = no separate cap). */
+  SUPERQODE_A2A_ANONYMOUS_SHARE_OF_DAY: z.coerce.number().min(0).max(1).default(0.5),
+  /** Failed authentications per client address per minute before 429 answers first (0 = no limit). */
+  SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+  /** Proxy hops whose X-Forwarded-For is trusted (default 0; a warning at start when >= 1). */
   SUPERQODE_A2A_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   /** Serve the `superqode-harness` skill (loopback; remote binds also need EXPOSE_HARNESS). */
   SUPERQODE_A2A_HARNESS_ENABLED: bool.default(true),

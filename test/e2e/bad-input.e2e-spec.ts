@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { aJsonRpcRequest, aLegacyMessage, aMessage, get, post, V1 } from '../fixtures/builders';
 import { TestServer, startTestServer } from '../utils/test-app';
 
@@ -188,7 +190,11 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
   it('after all of the above the server still answers and nothing is left WORKING', async () => {
     const r = await get(`${server.url}/tasks?pageSize=100`, { 'A2A-Version': '1.0' });
     expect(r.status).toBe(200);
-    const states = (r.body.tasks as { status: { state: string } }[]).map((t) => t.status.state);
+    // Anonymous ListTasks shows only a named context (issue #11.7): read every row from the file.
+    const db = new Database(join(server.dir, 'tasks.sqlite3'), { readonly: true });
+    const rows = db.prepare('SELECT "status_state" AS "state" FROM "a2a_tasks"').all() as { state: string }[];
+    db.close();
+    const states = rows.map((t) => t.state);
     expect(states.length).toBeGreaterThan(0);
     expect(states.filter((s) => s !== 'TASK_STATE_COMPLETED')).toEqual([]);
   });

@@ -54,12 +54,14 @@ describe('SIGKILL mid-run, then restart (issue #5 durability)', () => {
     const first = await startServer(env);
     let id: string;
     let completedId: string;
+    let contextId: string;
     try {
       const done = await post(first.url, aJsonRpcRequest('SendMessage', { message: aMessage('which harness for rust') }), V1);
       completedId = done.body.result.task.id;
       fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } }] });
       const sent = await post(first.url, aJsonRpcRequest('SendMessage', { message: aMessage('run the slow thing'), configuration: { returnImmediately: true } }), V1);
       id = sent.body.result.task.id;
+      contextId = sent.body.result.task.contextId;
       for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 300));
       const mid = await post(first.url, aJsonRpcRequest('GetTask', { id }), V1);
@@ -75,7 +77,8 @@ describe('SIGKILL mid-run, then restart (issue #5 durability)', () => {
       expect(got.body.result.status.state).toBe('TASK_STATE_FAILED');
       const runId = got.body.result.metadata.superqodeRunId as string;
       expect(got.body.result.status.message.parts[0].text).toContain(`run ${runId}`);
-      const working = await get(`${second.url}/tasks?status=TASK_STATE_WORKING`, { 'A2A-Version': '1.0' });
+      // Anonymous ListTasks needs a contextId (issue #11.7).
+      const working = await get(`${second.url}/tasks?status=TASK_STATE_WORKING&contextId=${contextId}`, { 'A2A-Version': '1.0' });
       expect(working.body.tasks).toEqual([]);
       const kept = await post(second.url, aJsonRpcRequest('GetTask', { id: completedId }), V1);
       expect(kept.body.result.status.state).toBe('TASK_STATE_COMPLETED');

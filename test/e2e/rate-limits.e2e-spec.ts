@@ -27,6 +27,7 @@ describe('Rate limits: per caller per minute, global per day (issue #3)', () => 
     expect(r1.status).toBe(429);
     expect(Number(r1.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(r1.body.error).toMatchObject({ code: -32029, message: expect.stringMatching(/Per-caller limit of 3 requests per minute/) });
+    expect(r1.body.id).toBe(1); // the request id was readable: echoed (issue #11.8)
     const r2 = await rest(server.url);
     expect(r2.status).toBe(429);
     expect(r2.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
@@ -95,5 +96,76 @@ describe('Ceilings set to 0 are off', () => {
 
   it('serves 50 anonymous requests in a row', async () => {
     for (let i = 0; i < 50; i++) expect((await rpc(server.url)).status).toBe(200);
+  });
+});
+
+describe('Failed authentication is throttled per address (issue #11.5)', () => {
+  const secret = aKeySecret();
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+      SUPERQODE_A2A_KEY_SECRET: secret,
+      SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: 3,
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 100,
+      SUPERQODE_A2A_TRUSTED_PROXY_HOPS: 1,
+    });
+  });
+  afterAll(() => server.close());
+
+  it('past the budget every credential from that address gets 429 before verification, on every binding', async () => {
+    const from = { 'X-Forwarded-For': '203.0.113.50' };
+    for (let i = 0; i < 3; i++) expect((await rpc(server.url, { ...from, ...bearer(`wrong-guess-${i}`) })).status).toBe(401);
+    const r1 = await rpc(server.url, { ...from, ...bearer('wrong-guess-4') });
+    expect(r1.status).toBe(429);
+    expect(Number(r1.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(r1.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: expect.stringMatching(/failed authentications/) } });
+    const r2 = await rest(server.url, { ...from, ...bearer('wrong-guess-5') });
+    expect(r2.status).toBe(429);
+    expect(r2.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+    // Checked before verifying: even the right token from this address waits out the window.
+    expect((await rpc(server.url, { ...from, ...bearer(OPERATOR_TOKEN) })).status).toBe(429);
+    const odd = await rpc(server.url, { ...from, Authorization: 'Basic eDp5' });
+    expect(odd.status).toBe(429);
+  });
+
+  it('callers without a credential and other addresses are not affected', async () => {
+    const from = { 'X-Forwarded-For': '203.0.113.60' };
+    for (let i = 0; i < 4; i++) await rpc(server.url, { ...from, ...bearer(`wrong-${i}`) });
+    expect((await rpc(server.url, from)).status).toBe(200);
+    expect((await rpc(server.url, { 'X-Forwarded-For': '203.0.113.61', ...bearer('wrong') })).status).toBe(401);
+    expect((await rpc(server.url, { 'X-Forwarded-For': '203.0.113.61', ...bearer(aKey(secret).key) })).status).toBe(200);
+  });
+});
+
+describe("Anonymous callers' share of the daily ceiling (issue #11.6)", () => {
+  const secret = aKeySecret();
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+      SUPERQODE_A2A_KEY_SECRET: secret,
+      SUPERQODE_A2A_GLOBAL_PER_DAY: 6,
+      SUPERQODE_A2A_ANONYMOUS_SHARE_OF_DAY: 0.5,
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 100,
+      SUPERQODE_A2A_TRUSTED_PROXY_HOPS: 1,
+    });
+  });
+  afterAll(() => server.close());
+
+  it('anonymous callers together use at most their share; key holders and the operator are still served', async () => {
+    for (let i = 0; i < 3; i++) expect((await rpc(server.url, { 'X-Forwarded-For': `198.51.100.${i}` })).status).toBe(200);
+    const over = await rpc(server.url, { 'X-Forwarded-For': '198.51.100.99' });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(over.body.error.message).toMatch(/Anonymous callers' share of the daily ceiling \(3 of 6 requests\)/);
+    expect((await rest(server.url, { 'X-Forwarded-For': '198.51.100.98' })).body.error.status).toBe('RESOURCE_EXHAUSTED');
+    expect((await rpc(server.url, bearer(aKey(secret).key))).status).toBe(200);
+    expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
+    // Every tier still counts toward the one ceiling: 3 anonymous + 2 above, one more fits.
+    expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
+    const global = await rpc(server.url, bearer(aKey(secret).key));
+    expect(global.status).toBe(429);
+    expect(global.body.error.message).toMatch(/Global daily ceiling of 6/);
   });
 });

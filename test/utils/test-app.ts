@@ -51,6 +51,7 @@ export async function startTestServer(
     SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0,
     SUPERQODE_A2A_KEYED_PER_MINUTE: 0,
     SUPERQODE_A2A_GLOBAL_PER_DAY: 0,
+    SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: 0,
     // The harness skill needs a model; suites about it turn it on with a fake model server.
     SUPERQODE_A2A_HARNESS_ENABLED: false,
     SUPERQODE_A2A_HARNESS_STORE_PATH: join(dir, 'harness.sqlite3'),

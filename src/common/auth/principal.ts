@@ -4,11 +4,22 @@ import type { User } from '@a2a-js/sdk/server';
 export type CallerTier = 'anonymous' | 'keyed' | 'operator';
 
 /**
+ * Task owner shared by every anonymous caller (issue #11.7): an anonymous caller reads, cancels and
+ * subscribes to a task by its id (an unguessable UUID), and lists only the tasks of a contextId it
+ * names, whatever its address. Keyed and operator callers own their tasks strictly.
+ */
+export const ANONYMOUS_TASK_OWNER = 'anonymous';
+
+/**
  * The authenticated caller of one request, set on `request.principal` by the auth guard.
- * `id` scopes task ownership: a task is visible only to the principal that created it.
+ * Task ownership: keyed and operator tasks are visible only to the principal that created them
+ * (owner = `id`); anonymous tasks belong to {@link ANONYMOUS_TASK_OWNER}.
  */
 export interface Principal {
-  /** Owner id used by the task store (e.g. `key:<kid>`, `operator`). */
+  /**
+   * Caller id (e.g. `key:<kid>`, `operator`, `anon:<address>`): the task owner for keyed and
+   * operator callers; for anonymous callers it keys the harness context binding only.
+   */
   readonly id: string;
   readonly tier: CallerTier;
   /** Signed API key id (`kid`), for keyed callers. */
@@ -25,7 +36,9 @@ declare module 'fastify' {
 }
 
 /**
- * The SDK `User` for a principal (getters, as the SDK's owner resolver requires).
+ * The SDK `User` for a principal (getters, as the SDK's owner resolver requires). `userName` is
+ * the task owner the store scopes by (`resolveUserScope`): the principal id, or
+ * {@link ANONYMOUS_TASK_OWNER} for every anonymous caller.
  * @see docs/a2a-sdk-on-fastify.md §5: `User` fields must be getters or plain properties.
  */
 export class PrincipalUser implements User {
@@ -34,6 +47,6 @@ export class PrincipalUser implements User {
     return this.principal.tier !== 'anonymous';
   }
   get userName(): string {
-    return this.principal.id;
+    return this.principal.tier === 'anonymous' ? ANONYMOUS_TASK_OWNER : this.principal.id;
   }
 }

@@ -7,14 +7,17 @@ import { A2aConfig } from '../../config/a2a.config';
 import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
 import { tooManyRequests } from '../../common/errors/http-rejections';
 
-/** Names of the two windows. */
+/** Names of the three windows. */
 export const CALLER_THROTTLER = 'caller';
+export const ANONYMOUS_DAY_THROTTLER = 'anonymous-day';
 export const GLOBAL_THROTTLER = 'global';
 
 /**
- * Rate limits after authentication: a per-caller window (anonymous and keyed figures per minute;
- * the operator is exempt) and a global daily ceiling every tier counts against. The caller window
- * is checked first, so a request it refuses never consumes the global budget. Public routes
+ * Rate limits after authentication, checked in this order: a per-caller window (anonymous and
+ * keyed figures per minute; the operator is exempt), the anonymous callers' joint share of the
+ * daily ceiling (so anonymous traffic cannot lock key holders and the operator out), and the
+ * global daily ceiling every tier counts against. A request refused by an earlier window never
+ * consumes a later one's budget. Public routes
  * (discovery, health) are never throttled. Over a limit: 429 naming the limit, `Retry-After`.
  * @see docs: issue #3 (rate limits); @nestjs/throttler ThrottlerGuard.
  */
@@ -24,6 +27,7 @@ export class A2aThrottlerGuard extends ThrottlerGuard {
     @Inject(getOptionsToken()) options: ThrottlerModuleOptions,
     @Inject(getStorageToken()) storage: ThrottlerStorage,
     reflector: Reflector,
+    private readonly config: A2aConfig,
   ) {
     super(options, storage, reflector);
   }
@@ -36,12 +40,26 @@ export class A2aThrottlerGuard extends ThrottlerGuard {
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
-    const isGlobal = detail.key.startsWith(`${GLOBAL_THROTTLER}|`);
-    const message = isGlobal
-      ? `Global daily ceiling of ${detail.limit} requests reached; try again later.`
-      : `Per-caller limit of ${detail.limit} requests per minute reached.`;
-    throw tooManyRequests(message, detail.timeToBlockExpire);
+    throw tooManyRequests(this.messageFor(detail), detail.timeToBlockExpire);
   }
+
+  private messageFor(detail: ThrottlerLimitDetail): string {
+    if (detail.key.startsWith(`${GLOBAL_THROTTLER}|`)) {
+      return `Global daily ceiling of ${detail.limit} requests reached; try again later.`;
+    }
+    if (detail.key.startsWith(`${ANONYMOUS_DAY_THROTTLER}|`)) {
+      return (
+        `Anonymous callers' share of the daily ceiling (${detail.limit} of ${this.config.globalPerDay} requests) ` +
+        'reached; send an API key or try again later.'
+      );
+    }
+    return `Per-caller limit of ${detail.limit} requests per minute reached.`;
+  }
+}
+
+/** Requests per day anonymous callers may make together (floor of share x ceiling). */
+export function anonymousDailyLimit(config: A2aConfig): number {
+  return Math.floor(config.globalPerDay * config.anonymousShareOfDay);
 }
 
 /** Per-caller tracker: the API key id, `operator`, or the client address. */
@@ -72,6 +90,16 @@ export function throttlerOptions(config: A2aConfig, storage: ThrottlerStorage): 
           const tier = ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
           return tier === 'operator' || callerLimit(ctx) === 0;
         },
+      },
+      {
+        name: ANONYMOUS_DAY_THROTTLER,
+        ttl: 86_400_000,
+        limit: anonymousDailyLimit(config),
+        getTracker: () => 'anonymous',
+        skipIf: (ctx) =>
+          config.globalPerDay === 0 ||
+          config.anonymousShareOfDay >= 1 ||
+          ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier !== 'anonymous',
       },
       {
         name: GLOBAL_THROTTLER,

@@ -6,6 +6,8 @@ import type { Principal } from '../../common/auth/principal';
 import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
 import { unauthorized } from '../../common/errors/http-rejections';
 import { A2aConfig } from '../../config/a2a.config';
+import { AuthFailureLimiter } from './auth-failures';
+import { bearerCredential, credentialPresented } from './bearer-credential';
 import { BEARER_STRATEGY } from './bearer.strategy';
 import { anonymousPrincipal } from './callers';
 
@@ -13,7 +15,8 @@ import { anonymousPrincipal } from './callers';
  * Deny-by-default authentication for every route without `@Public()`:
  * - no credential → the anonymous tier (or 401 when anonymous access is off);
  * - a credential → it must verify (operator token or signed API key), else 401 with the reason:
- *   a bad credential is never served as anonymous.
+ *   a bad credential is never served as anonymous;
+ * - past the per-address budget of failed authentications, 429 before any verification.
  * Sets `request.principal` for the call context, task ownership and rate limits.
  * @see RFC 6750 §2.1 (Authorization: Bearer), §3 (WWW-Authenticate).
  */
@@ -22,6 +25,7 @@ export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
     private readonly config: A2aConfig,
+    private readonly failures: AuthFailureLimiter,
   ) {
     super({ session: false });
   }
@@ -31,19 +35,21 @@ export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
       return true;
     }
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const authorization = request.headers.authorization;
-    const queryToken = (request.query as Record<string, unknown> | undefined)?.access_token;
-    if (authorization === undefined && queryToken === undefined) {
+    if (!credentialPresented(request)) {
       if (!this.config.allowAnonymous) {
         throw unauthorized('This agent requires a credential: send Authorization: Bearer <API key or token>.', false);
       }
       request.principal = anonymousPrincipal(request);
       return true;
     }
-    if (authorization !== undefined && !/^Bearer\s+\S/i.test(authorization)) {
-      throw unauthorized('Unsupported Authorization scheme: use Bearer.', true);
+    this.failures.assertUnderBudget(request.ip);
+    try {
+      bearerCredential(request); // one well-formed credential, or 400/401; passport reads the same one
+      return (await super.canActivate(context)) as boolean;
+    } catch (err) {
+      await this.failures.record(request.ip);
+      throw err;
     }
-    return (await super.canActivate(context)) as boolean;
   }
 
   override handleRequest<T = Principal>(err: unknown, user: unknown, _info: unknown, context: ExecutionContext): T {

@@ -5,10 +5,12 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { A2aConfig } from '../../config/a2a.config';
 import { A2aThrottlerGuard, throttlerOptions } from './a2a-throttler.guard';
 import { ApiKeysModule } from './api-keys.module';
+import { AuthFailureLimiter } from './auth-failures';
 import { A2aAuthGuard } from './auth.guard';
 import { BearerStrategy } from './bearer.strategy';
 import { BoundedThrottlerStorage } from './bounded-throttler.storage';
 import { RateLimitStorageModule } from './rate-limit-storage.module';
+import { TrustedProxyNotice } from './trusted-proxy.notice';
 
 /**
  * Access tiers and rate limits for every non-public route. Guards run in this order:
@@ -27,6 +29,8 @@ import { RateLimitStorageModule } from './rate-limit-storage.module';
   ],
   providers: [
     BearerStrategy,
+    AuthFailureLimiter,
+    TrustedProxyNotice,
     { provide: APP_GUARD, useClass: A2aAuthGuard },
     { provide: APP_GUARD, useClass: A2aThrottlerGuard },
   ],

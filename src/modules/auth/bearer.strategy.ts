@@ -12,7 +12,7 @@ export const BEARER_STRATEGY = 'a2a-bearer';
 
 /**
  * Verifies a bearer credential (RFC 6750): the operator token (constant-time comparison) or a
- * signed API key (`sqk_live_…` / `sqk_test_…`).
+ * signed API key (`sqk_live_...` / `sqk_test_...`).
  * @throws {A2aHttpException} 401 with the reason and `WWW-Authenticate: Bearer error="invalid_token"`.
  */
 @Injectable()
@@ -33,7 +33,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
     }
     throw unauthorized(
       !this.config.operatorTokenConfigured
-        ? 'Unrecognised credential: expected a signed API key (sqk_live_… or sqk_test_…).'
+        ? 'Unrecognised credential: expected a signed API key (sqk_live_... or sqk_test_...).'
         : 'Unrecognised credential: not the operator token nor a signed API key.',
       true,
     );

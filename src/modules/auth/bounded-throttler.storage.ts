@@ -14,7 +14,7 @@ interface Window {
 
 /** Counters `/health` reports. */
 export interface ThrottleStats {
-  /** Callers with a live per-caller window. */
+  /** Callers with a live per-caller window (other windows, e.g. failed authentications, not counted). */
   trackedCallers: number;
   /** Requests counted in the current global (daily) window. */
   globalCount: number;
@@ -51,6 +51,17 @@ export class BoundedThrottlerStorage implements ThrottlerStorage {
     return { totalHits: w.hits, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0 };
   }
 
+  /**
+   * The live window of a key without counting a hit: hits so far and seconds until it ends
+   * (at least 1); undefined when there is none or it has ended.
+   */
+  peek(key: string): { hits: number; timeToExpireS: number } | undefined {
+    const now = this.clock.now().getTime();
+    const w = this.windows.get(key);
+    if (!w || w.endsAtMs <= now) return undefined;
+    return { hits: w.hits, timeToExpireS: Math.max(1, Math.ceil((w.endsAtMs - now) / 1000)) };
+  }
+
   /** Live counters (expired windows are not counted). */
   stats(): ThrottleStats {
     const now = this.clock.now().getTime();
@@ -59,7 +70,7 @@ export class BoundedThrottlerStorage implements ThrottlerStorage {
     for (const [key, w] of this.windows.entries()) {
       if (w.endsAtMs <= now) continue;
       if (key.startsWith('global|')) globalCount = Math.min(w.hits, Number.MAX_SAFE_INTEGER);
-      else trackedCallers += 1;
+      else if (key.startsWith('caller|')) trackedCallers += 1;
     }
     return { trackedCallers, globalCount };
   }

@@ -11,9 +11,10 @@ export function keyedPrincipal(keyId: string, scopes: readonly string[] = []): P
 }
 
 /**
- * The anonymous principal of one client address. Each address owns its own tasks, so one
- * anonymous caller cannot read another's (the address comes from `request.ip`, which honours
- * X-Forwarded-For only through the configured trusted proxy hops).
+ * The anonymous principal of one client address (`request.ip`, which honours X-Forwarded-For
+ * only through the configured trusted proxy hops). The address shapes rate limits and keys the
+ * harness context binding; it grants no task access: every anonymous caller's tasks share one
+ * owner (`ANONYMOUS_TASK_OWNER`, see `PrincipalUser.userName`).
  */
 export function anonymousPrincipal(request: FastifyRequest): Principal {
   return { id: `anon:${request.ip}`, tier: 'anonymous' };

@@ -50,6 +50,15 @@ export abstract class A2aSkill {
     return false;
   }
 
+  /**
+   * Refuses a context this skill bound to another caller, whichever skill the message routes to
+   * (the request handler asks every served skill when a message names or continues a context).
+   * Default: accept.
+   * @param contextId - The message's contextId, or that of the task it continues.
+   * @throws {A2AError} To refuse the request (rendered by the binding).
+   */
+  async authorizeContext(_contextId: string, _context: ServerCallContext): Promise<void> {}
+
   /** The card entry (name, description, tags, examples, modes). */
   abstract card(): AgentSkill;
 

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Role } from '@a2a-js/sdk';
-import type { AgentCard, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import type { AgentCard, ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
@@ -9,6 +10,7 @@ import { rememberSkillAccessRefusal } from '../skills/skill-access';
 import type { A2aHttpException } from '../../common/errors/http-rejections';
 import { checkContentModes } from '../skills/content-modes';
 import { STREAMING_STATE_KEY } from '../skills/skills.constants';
+import { callerTier } from '../auth/callers';
 
 /**
  * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
@@ -46,6 +48,22 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     yield* super.sendMessageStream(params, context);
   }
 
+  /**
+   * ListTasks; an anonymous caller gets only the tasks of the `contextId` it names, and none
+   * without one (anonymous tasks share one owner, so an unfiltered list would show everyone's).
+   * Without a contextId the request is still validated by the SDK and the store (bad pageSize,
+   * status, pageToken → 400), against a fresh contextId no task has.
+   * @throws {RequestMalformedError} Invalid list parameters.
+   * @see issue #11.7; A2A specification §3.1.4 ListTasks.
+   */
+  override async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    if (!params.contextId && callerTier(context) === 'anonymous') {
+      const none = await super.listTasks({ ...params, contextId: `none:${randomUUID()}` }, context);
+      return { ...none, tasks: [], nextPageToken: '', totalSize: 0 };
+    }
+    return super.listTasks(params, context);
+  }
+
   private async check(params: SendMessageRequest, context: ServerCallContext): Promise<void> {
     const message = params.message;
     if (!message) throw new RequestMalformedError('message is required');
@@ -61,10 +79,23 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
       );
     }
     const skill = this.router.resolve(params, message, context);
-    const refusal = skill.accessRefusal(context) ?? (await this.continuationRefusal(message, context));
+    // A message continuing a task without naming its context is checked against the task's
+    // context, and every served skill (not only the one it routes to) may refuse that context,
+    // so a harness session bound to another caller is refused before the SDK touches the task.
+    let scoped = message;
+    if (message.taskId && !message.contextId) {
+      const task = await this.tasks.load(message.taskId, context);
+      if (task?.contextId) scoped = { ...message, contextId: task.contextId };
+    }
+    const refusal = skill.accessRefusal(context) ?? (await this.continuationRefusal(scoped.contextId, context));
     if (refusal) throw rememberSkillAccessRefusal(context, refusal);
     checkContentModes(skill.card(), message, params.configuration?.acceptedOutputModes ?? []);
-    await skill.authorize(message, context);
+    await skill.authorize(scoped, context);
+    if (scoped.contextId) {
+      for (const other of this.router.served()) {
+        if (other !== skill) await other.authorizeContext(scoped.contextId, context);
+      }
+    }
   }
 
   /**
@@ -73,15 +104,11 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
    * naming that skill, whatever its text. Looked up only for callers some skill refuses.
    */
   private async continuationRefusal(
-    message: Message,
+    contextId: string | undefined,
     context: ServerCallContext,
   ): Promise<A2aHttpException | undefined> {
-    const guarded = this.router.served().filter((s) => s.accessRefusal(context));
-    if (guarded.length === 0) return undefined;
-    const contextId =
-      message.contextId ||
-      (message.taskId ? (await this.tasks.load(message.taskId, context))?.contextId : undefined);
     if (!contextId) return undefined;
+    const guarded = this.router.served().filter((s) => s.accessRefusal(context));
     for (const skill of guarded) {
       if (await skill.continues(contextId, context)) return skill.accessRefusal(context);
     }

@@ -143,7 +143,16 @@ export class HarnessSkill
    * @throws {RequestMalformedError} The context belongs to another caller.
    */
   override async authorize(message: Message, context: ServerCallContext): Promise<void> {
-    if (message.contextId) await this.sessions.authorize(message.contextId, principalIdOf(context));
+    if (message.contextId) await this.authorizeContext(message.contextId, context);
+  }
+
+  /**
+   * Refuses a context whose harness session another principal created, also when the message
+   * routes to another skill or continues a task without naming its context (issue #11.7).
+   * @throws {RequestMalformedError} The context belongs to another caller.
+   */
+  override async authorizeContext(contextId: string, context: ServerCallContext): Promise<void> {
+    await this.sessions.authorize(contextId, principalIdOf(context));
   }
 
   /**

@@ -17,6 +17,8 @@ interface ServeA2aOptions {
   keyedPerMinute?: number;
   globalPerDay?: number;
   trustedProxyHops?: number;
+  authFailuresPerMinute?: number;
+  anonymousShareOfDay?: number;
   exportAgentCard?: string;
   spec?: string;
   provider?: string;
@@ -130,7 +132,17 @@ export class ServeA2aCommand extends CommandRunner {
     return Number(v);
   }
 
-  @Option({ flags: '--trusted-proxy-hops <n>', description: 'X-Forwarded-For hops to trust (default 1 with --allow-remote, else 0)' })
+  @Option({ flags: '--anonymous-share-of-day <share>', description: 'share (0..1) of --global-per-day anonymous callers may use together (default 0.5)' })
+  parseAnonymousShareOfDay(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--auth-failures-per-minute <n>', description: 'failed authentications per address per minute before 429 (0 = off)' })
+  parseAuthFailuresPerMinute(v: string): number {
+    return Number(v);
+  }
+
+  @Option({ flags: '--trusted-proxy-hops <n>', description: 'X-Forwarded-For hops to trust (default 0; a proxy in front must set the header)' })
   parseTrustedProxyHops(v: string): number {
     return Number(v);
   }
@@ -273,6 +285,8 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_KEYED_PER_MINUTE: o.keyedPerMinute,
     SUPERQODE_A2A_GLOBAL_PER_DAY: o.globalPerDay,
     SUPERQODE_A2A_TRUSTED_PROXY_HOPS: o.trustedProxyHops,
+    SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: o.authFailuresPerMinute,
+    SUPERQODE_A2A_ANONYMOUS_SHARE_OF_DAY: o.anonymousShareOfDay,
     SUPERQODE_A2A_HARNESS_SPEC: o.spec,
     SUPERQODE_A2A_HARNESS_PROVIDER: o.provider as RawEnv['SUPERQODE_A2A_HARNESS_PROVIDER'],
     SUPERQODE_A2A_HARNESS_MODEL: o.model,

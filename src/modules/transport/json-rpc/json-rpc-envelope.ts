@@ -62,3 +62,24 @@ export function readEnvelope(body: unknown, maxDepth = Number.MAX_SAFE_INTEGER):
 function failure(id: JsonRpcId, code: number, message: string): EnvelopeResult {
   return { ok: false, id, error: { code, message } };
 }
+
+/**
+ * The id of a request body already read (for envelopes answered before the controller: 401, 429):
+ * the `id` member when the body parses as a JSON object with a valid id, else null. A body over
+ * the size limit is never read (Fastify refuses it from `Content-Length` or mid-stream), so a 413
+ * answers `id: null`.
+ * @see JSON-RPC 2.0 §5: `id` is null only when it could not be determined.
+ */
+export function readableRequestId(body: unknown): JsonRpcId {
+  let value: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return null;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || Number.isInteger(id) ? (id as JsonRpcId) : null;
+}

@@ -1,0 +1,19 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { A2aConfig, trustedProxyWarning } from '../../config/a2a.config';
+
+/**
+ * Warns once at start when X-Forwarded-For is trusted (`--trusted-proxy-hops` >= 1): the client
+ * address then comes from a header, which only a proxy in front of the server may set.
+ * Addresses shape rate limits only; they never grant access to tasks.
+ */
+@Injectable()
+export class TrustedProxyNotice implements OnApplicationBootstrap {
+  private readonly logger = new Logger('ClientAddress');
+
+  constructor(private readonly config: A2aConfig) {}
+
+  onApplicationBootstrap(): void {
+    const warning = trustedProxyWarning(this.config.trustedProxyHops);
+    if (warning) this.logger.warn(warning);
+  }
+}

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
 import { startTestServer } from '../utils/test-app';
+
+/** Anonymous callers list only the tasks of a contextId they name (issue #11.7): one for all. */
+const CTX = 'store-health-e2e';
 import type { TestServer } from '../utils/test-app';
 import { CreateA2aTasks1733000000000 } from '../../src/modules/tasks/migrations/1733000000000-create-a2a-tasks';
 import { TASKS_CONNECTION } from '../../src/modules/tasks/tasks.constants';
@@ -47,7 +50,7 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
     });
     const sent = await post(
       server.url,
-      aJsonRpcRequest('SendMessage', { message: aMessage(SHORTLIST) }),
+      aJsonRpcRequest('SendMessage', { message: aMessage(SHORTLIST, { contextId: CTX }) }),
       V1,
     );
     expect(sent.body.error.code).toBe(-32603);
@@ -59,7 +62,7 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
       (r) => r.status === 200,
     );
     expect(healthy.body.taskStore).toMatchObject({ writable: true, failedWrites: 0 });
-    const listed = await get(`${server.url}/tasks`, { 'A2A-Version': '1.0' });
+    const listed = await get(`${server.url}/tasks?contextId=${CTX}`, { 'A2A-Version': '1.0' });
     expect(listed.body.tasks).toHaveLength(1);
     expect(listed.body.tasks[0].status.state).toBe('TASK_STATE_FAILED');
     expect(listed.body.tasks[0].status.message.parts[0].text).toContain(
@@ -73,7 +76,7 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
     for (let i = 0; i < 5; i++) {
       const sent = await post(
         server.url,
-        aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}${padding}`) }),
+        aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}${padding}`, { contextId: CTX }) }),
         V1,
       );
       expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -84,7 +87,7 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
     do {
       const page = await post(
         server.url,
-        aJsonRpcRequest('ListTasks', { pageSize: 100, pageToken: token }),
+        aJsonRpcRequest('ListTasks', { contextId: CTX, pageSize: 100, pageToken: token }),
         V1,
       );
       const { tasks, nextPageToken, totalSize } = page.body.result;
@@ -103,11 +106,11 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
     for (let i = 0; i < 3; i++) {
       await post(
         server.url,
-        aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}`) }),
+        aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}`, { contextId: CTX }) }),
         V1,
       );
     }
-    const page = await post(server.url, aJsonRpcRequest('ListTasks', { pageSize: 100 }), V1);
+    const page = await post(server.url, aJsonRpcRequest('ListTasks', { contextId: CTX, pageSize: 100 }), V1);
     expect(page.body.result.tasks).toHaveLength(2);
     expect(page.body.result.pageSize).toBe(2);
     expect(page.body.result.nextPageToken).not.toBe('');
@@ -121,7 +124,7 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
       for (let i = 0; i < 6; i++) {
         const sent = await post(
           server.url,
-          aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}`) }),
+          aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}`, { contextId: CTX }) }),
           V1,
         );
         ids.push(sent.body.result.task.id as string);
@@ -129,7 +132,7 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
       await server.close({ keepDir: true });
       server = await startTestServer({ SUPERQODE_A2A_MAX_TASKS: 3 }, { dir });
       const listed = await until(
-        () => get(`${server!.url}/tasks`, { 'A2A-Version': '1.0' }),
+        () => get(`${server!.url}/tasks?contextId=${CTX}`, { 'A2A-Version': '1.0' }),
         (r) => r.body.totalSize === 3,
       );
       expect(listed.body.tasks.map((t: { id: string }) => t.id).sort()).toEqual(

@@ -4,6 +4,7 @@ import { HarnessProtocolController } from './modules/harness/protocol/harness-pr
 import { A2aConfigModule } from './config/a2a-config.module';
 import { RawEnv } from './config/env.schema';
 import { AgentCardModule } from './modules/agent-card/agent-card.module';
+import { BuiltInSkillsModule } from './built-in-skills.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { ConfiguredTasksModule } from './modules/tasks/configured-tasks.module';
@@ -39,6 +40,7 @@ export class AppModule {
         A2aConfigModule.forRoot(overrides),
         AuthModule,
         ConfiguredTasksModule,
+        BuiltInSkillsModule,
         AgentCardModule,
         TransportModule,
         HealthModule,

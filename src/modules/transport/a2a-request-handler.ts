@@ -1,9 +1,10 @@
-import { Role } from '@a2a-js/sdk';
-import type { AgentCard, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { AgentCard, Role } from '@a2a-js/sdk';
+import type { Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Task } from '@a2a-js/sdk';
+import type { AgentCardService } from '../agent-card/agent-card.service';
 import { SkillRouter } from '../skills/skill-router.service';
 import { rememberSkillAccessRefusal } from '../skills/skill-access';
 import type { A2aHttpException } from '../../common/errors/http-rejections';
@@ -23,13 +24,22 @@ import { STREAMING_STATE_KEY } from '../skills/skills.constants';
  * @see A2A specification §3.1.1 SendMessage, §4.1.4 Message, §4.1.6 Part.
  */
 export class SuperqodeRequestHandler extends DefaultRequestHandler {
+  /**
+   * @param cards - The card source. The SDK keeps the card it is given and reads only its
+   *   `capabilities` directly; every other read goes through {@link getAgentCard}, which returns
+   *   the full card, built once every skill module exists (see `SkillRegistry`).
+   */
   constructor(
-    card: AgentCard,
+    private readonly cards: AgentCardService,
     private readonly tasks: TaskStore,
     executor: AgentExecutor,
     private readonly router: SkillRouter,
   ) {
-    super(card, tasks, executor);
+    super({ ...AgentCard.fromJSON({}), capabilities: cards.capabilities }, tasks, executor);
+  }
+
+  override getAgentCard(): Promise<AgentCard> {
+    return Promise.resolve(this.cards.card());
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {

@@ -32,7 +32,7 @@ import { A2A_REQUEST_HANDLER, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER } from '
       provide: A2A_REQUEST_HANDLER,
       inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter],
       useFactory: (cards: AgentCardService, store: TaskStore, executor: AgentExecutor, router: SkillRouter) =>
-        new SuperqodeRequestHandler(cards.card(), store, executor, router),
+        new SuperqodeRequestHandler(cards, store, executor, router),
     },
     {
       provide: JSON_RPC_HANDLER,

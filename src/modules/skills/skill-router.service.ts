@@ -4,7 +4,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { A2aSkill } from './a2a-skill';
 import { SkillRegistry } from './skill-registry.service';
-import { SKILL_METADATA_KEY, SKILL_METADATA_KEY_ALIAS } from './skills.constants';
+import { ROUTED_SKILL_STATE_KEY, SKILL_METADATA_KEY, SKILL_METADATA_KEY_ALIAS } from './skills.constants';
 import { messageText } from './message-parts';
 
 /**
@@ -30,6 +30,24 @@ export class SkillRouter {
       .all()
       .filter((s) => !s.isServed())
       .map((s) => ({ id: s.id, reason: s.notServedReason() }));
+  }
+
+  /**
+   * {@link resolve}, once per SendMessage: the result is kept on the call context, so the request
+   * handler's checks and the executor share one routing decision (and one set of phrase matches).
+   * @param message - The user message; its `messageId` keys the remembered choice.
+   * @throws {RequestMalformedError} As {@link resolve}.
+   */
+  route(
+    request: Pick<SendMessageRequest, 'metadata'>,
+    message: Message,
+    context: ServerCallContext,
+  ): A2aSkill {
+    const routed = context.state.get(ROUTED_SKILL_STATE_KEY) as RoutedSkill | undefined;
+    if (routed && routed.messageId === message.messageId) return routed.skill;
+    const skill = this.resolve(request, message, context);
+    context.state.set(ROUTED_SKILL_STATE_KEY, { messageId: message.messageId, skill } satisfies RoutedSkill);
+    return skill;
   }
 
   /**
@@ -72,6 +90,12 @@ export class SkillRouter {
       candidates[0]
     );
   }
+}
+
+/** The routing decision kept on a call context. */
+interface RoutedSkill {
+  messageId: string;
+  skill: A2aSkill;
 }
 
 function explicitSkillId(metadata: Record<string, unknown> | undefined): string | undefined {

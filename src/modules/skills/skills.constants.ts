@@ -12,3 +12,9 @@ export const AGENT_EXECUTOR = Symbol('AGENT_EXECUTOR');
  * progress events instead of one finished Task.
  */
 export const STREAMING_STATE_KEY = 'superqode.streaming';
+
+/**
+ * `ServerCallContext.state` key of the skill a SendMessage was routed to (with its message id):
+ * set by the request handler's checks, read by the executor, so a turn is routed once.
+ */
+export const ROUTED_SKILL_STATE_KEY = 'superqode.routedSkill';

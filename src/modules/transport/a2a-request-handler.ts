@@ -70,7 +70,7 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
-    const skill = this.router.resolve(params, message, context);
+    const skill = this.router.route(params, message, context);
     const refusal = skill.accessRefusal(context) ?? (await this.continuationRefusal(message, context));
     if (refusal) throw rememberSkillAccessRefusal(context, refusal);
     checkContentModes(skill.card(), message, params.configuration?.acceptedOutputModes ?? []);

@@ -22,7 +22,8 @@ export const DEFAULT_SKILL_ORDER = 100;
  * skills. Put it on an `@Injectable()` class extending `A2aSkill`, list the class in the
  * providers of the feature module that owns it, and import that module into the app;
  * `SkillRegistry` finds it with Nest's `DiscoveryService` (no core file lists skills).
- * A `useValue`/`useFactory` provider is found too when its instance's class carries the decorator.
+ * Only class providers are discovered (Nest does not inspect `useValue`/`useFactory` ones): serve a
+ * ready instance through `createA2AServer({ skills: [instance] })` / `AppModule.forRoot`.
  * @example
  *   @A2aSkillProvider({ order: 50 })
  *   @Injectable()

@@ -122,6 +122,16 @@ describe('createA2AServer({ skills }) (programmatic API)', () => {
     }
   });
 
+  it('refuses to start with two skills of one id (a custom skill cannot shadow a built-in)', async () => {
+    const shadow = Object.assign(new ShoutSkill(), { id: 'harness-shortlist' });
+    const server = createA2AServer({ skills: [shadow], taskStorePath: null, harnessStorePath: ':memory:', env: { SUPERQODE_A2A_LOG_LEVEL: 'error' } });
+    try {
+      await expect(server.listen({ host: '127.0.0.1', port: await freePort() })).rejects.toThrow(/Two skills have the id 'harness-shortlist'/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses a bare skill class (pass its module or an instance)', () => {
     const server = createA2AServer({ skills: [ShoutSkill], taskStorePath: null });
     return expect(server.listen({ host: '127.0.0.1', port: 0 })).rejects.toThrow(/ShoutSkill is a skill class/);

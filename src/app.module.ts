@@ -3,20 +3,31 @@ import { EMBEDDED_HARNESS_CONTROLLER } from './modules/harness/a2a/active-harnes
 import { HarnessProtocolController } from './modules/harness/protocol/harness-protocol';
 import { A2aConfigModule } from './config/a2a-config.module';
 import { RawEnv } from './config/env.schema';
+import { A2aSkillContribution, skillContributions } from './modules/skills/skill-contributions';
 import { AgentCardModule } from './modules/agent-card/agent-card.module';
+import { BuiltInSkillsModule } from './built-in-skills.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { ConfiguredTasksModule } from './modules/tasks/configured-tasks.module';
 import { TransportModule } from './modules/transport/transport.module';
 import { StoreLifecycleModule } from './modules/tasks/lifecycle/store-lifecycle.module';
 
+/** What an embedding application hands in: its Harness Protocol controller, its own skills. */
+export interface AppEmbedding {
+  harnessController?: HarnessProtocolController;
+  /** Skill modules or instances served after the built-ins (see `A2aSkillProvider`). */
+  skills?: readonly A2aSkillContribution[];
+}
+
 /** Global providers an embedding application hands in (none by default). */
 @Global()
 @Module({})
 class EmbeddingModule {
-  static forRoot(controller?: HarnessProtocolController): DynamicModule {
+  static forRoot(embedding: AppEmbedding): DynamicModule {
+    const { imports, providers: skills } = skillContributions(embedding.skills ?? []);
+    const controller = embedding.harnessController;
     const providers = controller ? [{ provide: EMBEDDED_HARNESS_CONTROLLER, useValue: controller }] : [];
-    return { module: EmbeddingModule, providers, exports: providers.map((p) => p.provide) };
+    return { module: EmbeddingModule, imports, providers: [...providers, ...skills], exports: providers.map((p) => p.provide) };
   }
 }
 
@@ -29,16 +40,18 @@ class EmbeddingModule {
 export class AppModule {
   /**
    * @param overrides - Settings that win over the environment (CLI flags, tests).
-   * @param embedding - For embedding applications: their own Harness Protocol controller.
+   * @param embedding - For embedding applications: their own Harness Protocol controller and skills.
+   * @throws {TypeError} A skill contribution that is neither a module nor a skill instance.
    */
-  static forRoot(overrides: RawEnv = {}, embedding: { harnessController?: HarnessProtocolController } = {}): DynamicModule {
+  static forRoot(overrides: RawEnv = {}, embedding: AppEmbedding = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        EmbeddingModule.forRoot(embedding.harnessController),
+        EmbeddingModule.forRoot(embedding),
         A2aConfigModule.forRoot(overrides),
         AuthModule,
         ConfiguredTasksModule,
+        BuiltInSkillsModule,
         AgentCardModule,
         TransportModule,
         HealthModule,

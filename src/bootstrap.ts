@@ -2,7 +2,7 @@ import { ConsoleLogger, LogLevel, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import type { HarnessProtocolController } from './modules/harness/protocol/harness-protocol';
+import type { AppEmbedding } from './app.module';
 import { A2aConfig, assertBindAllowed, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
 import { Env, RawEnv } from './config/env.schema';
 import { loadEnv } from './config/load-env';
@@ -77,7 +77,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
  */
 export async function createApp(
   overrides: RawEnv = {},
-  embedding: { harnessController?: HarnessProtocolController } = {},
+  embedding: AppEmbedding = {},
 ): Promise<NestFastifyApplication> {
   const env = loadEnv(overrides);
   assertBindAllowed(env.SUPERQODE_A2A_HOST, env.SUPERQODE_A2A_ALLOW_REMOTE);
@@ -95,7 +95,7 @@ export async function createApp(
  */
 export async function startServer(
   overrides: RawEnv = {},
-  embedding: { harnessController?: HarnessProtocolController } = {},
+  embedding: AppEmbedding = {},
 ): Promise<{ app: NestFastifyApplication; url: string }> {
   const app = await createApp(overrides, embedding);
   const config = app.get(A2aConfig);

@@ -10,9 +10,18 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startServer } from './bootstrap';
 import type { RawEnv } from './config/env.schema';
 import { HarnessProtocolController } from './modules/harness/protocol/harness-protocol';
+import type { A2aSkillContribution } from './modules/skills/skill-contributions';
 
 export { HarnessProtocolController };
 export type { HarnessEvent } from './modules/harness/protocol/harness-events';
+export { A2aSkill, isStreamingTurn } from './modules/skills/a2a-skill';
+export { A2aSkillProvider } from './modules/skills/a2a-skill-provider.decorator';
+export type { A2aSkillProviderOptions } from './modules/skills/a2a-skill-provider.decorator';
+export type { A2aSkillContribution } from './modules/skills/skill-contributions';
+export { agentMessage, artifact, dataPart, messageText, statusUpdate, textPart } from './modules/skills/message-parts';
+export { acceptsOutput } from './modules/skills/content-modes';
+export { A2aConfig } from './config/a2a.config';
+export { AppModule } from './app.module';
 
 /** Options of {@link createA2AServer}; anything unset comes from the environment or the defaults. */
 export interface CreateA2AServerOptions {
@@ -20,6 +29,12 @@ export interface CreateA2AServerOptions {
   spec?: string;
   /** Your own Harness Protocol controller, used instead of running a spec. */
   controller?: HarnessProtocolController;
+  /**
+   * Your own skills, served next to the built-ins (card order: after them, or by the class's
+   * `@A2aSkillProvider({ order })`): Nest modules providing `@A2aSkillProvider()` classes, or
+   * `A2aSkill` instances. Reached by phrase routing or `superqodeSkill` metadata.
+   */
+  skills?: A2aSkillContribution[];
   /** Public base URL advertised in the Agent Card. */
   serverUrl?: string;
   provider?: 'openai' | 'anthropic' | 'google' | 'openai-compatible';
@@ -77,7 +92,7 @@ export function createA2AServer(options: CreateA2AServerOptions = {}): A2AServer
         SUPERQODE_A2A_TASK_STORE_PATH: typeof store === 'string' ? store : options.env?.SUPERQODE_A2A_TASK_STORE_PATH,
         SUPERQODE_A2A_TASK_STORE_ENABLED: store === null ? false : options.env?.SUPERQODE_A2A_TASK_STORE_ENABLED,
       };
-      const started = await startServer(overrides, { harnessController: options.controller });
+      const started = await startServer(overrides, { harnessController: options.controller, skills: options.skills });
       app = started.app;
       return started.url;
     },

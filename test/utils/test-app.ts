@@ -1,3 +1,4 @@
+import type { DynamicModule, Type } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +9,8 @@ import { AppModule } from '../../src/app.module';
 import { adapterFor, configureApp } from '../../src/bootstrap';
 import type { RawEnv } from '../../src/config/env.schema';
 import { loadEnv } from '../../src/config/load-env';
+
+type ModuleImport = Type<unknown> | DynamicModule;
 
 /** A running server on loopback for one suite. */
 export interface TestServer {
@@ -38,7 +41,13 @@ export async function freePort(): Promise<number> {
  */
 export async function startTestServer(
   env: RawEnv = {},
-  opts: { dir?: string; customize?: (b: TestingModuleBuilder) => TestingModuleBuilder; logStream?: NodeJS.WritableStream } = {},
+  opts: {
+    dir?: string;
+    customize?: (b: TestingModuleBuilder) => TestingModuleBuilder;
+    logStream?: NodeJS.WritableStream;
+    /** Modules imported next to AppModule (an embedder's skill modules). */
+    imports?: ModuleImport[];
+  } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sq-a2a-'));
   const port = await freePort();
@@ -58,7 +67,7 @@ export async function startTestServer(
     ...env,
   };
   const resolved = loadEnv(overrides);
-  let builder = Test.createTestingModule({ imports: [AppModule.forRoot(overrides)] });
+  let builder = Test.createTestingModule({ imports: [AppModule.forRoot(overrides), ...(opts.imports ?? [])] });
   if (opts.customize) builder = opts.customize(builder);
   const moduleRef = await builder.compile();
   moduleRef.useLogger(['error']);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AgentCard } from '@a2a-js/sdk';
 import type { AgentInterface } from '@a2a-js/sdk';
@@ -33,31 +33,41 @@ export interface CardVariant {
  * @see A2A specification §4.4.1 AgentCard, §8.2 discovery; SDK `toCompatAgentCard` for 0.3 fields.
  */
 @Injectable()
-export class AgentCardService {
-  private readonly agentCard: AgentCard;
-  private readonly strictVariant: CardVariant;
-  private readonly dualVariant: CardVariant;
+export class AgentCardService implements OnApplicationBootstrap {
+  private built: { card: AgentCard; strict: CardVariant; dual: CardVariant } | undefined;
   /** When the bytes were built, truncated to whole seconds (HTTP-date precision). */
   readonly lastModified: Date;
   /** {@link lastModified} as an HTTP-date (RFC 9110 §5.6.7), formatted once. */
   readonly lastModifiedHttp: string;
+  /** The card's capabilities: fixed, known before any skill (the SDK handler reads them at construction). */
+  readonly capabilities: AgentCard['capabilities'] = {
+    streaming: true,
+    pushNotifications: false,
+    extensions: [],
+    extendedAgentCard: false,
+  };
 
   constructor(
     private readonly config: A2aConfig,
-    skills: SkillRouter,
+    private readonly skills: SkillRouter,
     clock: Clock,
   ) {
     this.lastModified = new Date(Math.floor(clock.now().getTime() / 1000) * 1000);
     this.lastModifiedHttp = this.lastModified.toUTCString();
-    this.agentCard = this.build(skills);
-    const strict = AgentCard.toJSON(this.agentCard) as Record<string, unknown>;
-    this.strictVariant = variant(strict);
-    this.dualVariant = config.legacyV03 ? variant(withLegacyFields(strict, config.publicUrl)) : this.strictVariant;
   }
 
-  /** The card as the SDK's `AgentCard` object (for `DefaultRequestHandler`). */
+  /** Builds the card at start, so a faulty skill registration fails the boot, not a request. */
+  onApplicationBootstrap(): void {
+    this.variants();
+  }
+
+  /**
+   * The card as the SDK's `AgentCard` object. Built once, on the first call: skills are
+   * discovered after every module is instantiated (see `SkillRegistry`), so call it from a
+   * lifecycle hook or a request, never from a constructor or factory.
+   */
   card(): AgentCard {
-    return this.agentCard;
+    return this.variants().card;
   }
 
   /**
@@ -65,9 +75,18 @@ export class AgentCardService {
    * @param requestedVersion - The request's A2A-Version (normalised major.minor) or undefined.
    */
   variantFor(requestedVersion: string | undefined): CardVariant {
-    return requestedVersion !== undefined && requestedVersion !== PROTOCOL_V03
-      ? this.strictVariant
-      : this.dualVariant;
+    const { strict, dual } = this.variants();
+    return requestedVersion !== undefined && requestedVersion !== PROTOCOL_V03 ? strict : dual;
+  }
+
+  private variants(): { card: AgentCard; strict: CardVariant; dual: CardVariant } {
+    if (this.built) return this.built;
+    const card = this.build(this.skills);
+    const json = AgentCard.toJSON(card) as Record<string, unknown>;
+    const strict = variant(json);
+    const dual = this.config.legacyV03 ? variant(withLegacyFields(json, this.config.publicUrl)) : strict;
+    this.built = { card, strict, dual };
+    return this.built;
   }
 
   /**
@@ -108,7 +127,7 @@ export class AgentCardService {
       version: AGENT_CARD_VERSION,
       documentationUrl: 'https://docs.superqode.dev/',
       iconUrl: `${url}${ICON_PATH}`,
-      capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+      capabilities: this.capabilities,
       ...this.security(),
       // Agent-wide defaults: what some served skill takes or gives (each skill lists its own).
       defaultInputModes: unionOf(served.map((s) => s.inputModes)),

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { writeFileSync } from 'node:fs';
 import { A2aConfigModule } from '../../config/a2a-config.module';
 import { RawEnv } from '../../config/env.schema';
+import { BuiltInSkillsModule } from '../../built-in-skills.module';
 import { AgentCardModule } from './agent-card.module';
 import { AgentCardService } from './agent-card.service';
 
@@ -19,7 +20,7 @@ export async function exportAgentCard(overrides: RawEnv, file: string): Promise<
   // so exporting never opens (nor migrates, nor reconciles) a live server's files. Neither
   // setting changes the card. No store lifecycle is built (it lives in AppModule only).
   const inMemory: RawEnv = { SUPERQODE_A2A_TASK_STORE_ENABLED: false, SUPERQODE_A2A_HARNESS_STORE_PATH: ':memory:' };
-  @Module({ imports: [A2aConfigModule.forRoot({ ...overrides, ...inMemory }), AgentCardModule] })
+  @Module({ imports: [A2aConfigModule.forRoot({ ...overrides, ...inMemory }), BuiltInSkillsModule, AgentCardModule] })
   class CardExportModule {}
   const ctx = await NestFactory.createApplicationContext(CardExportModule, { logger: ['error'], abortOnError: false });
   try {

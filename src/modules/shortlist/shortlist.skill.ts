@@ -11,6 +11,7 @@ import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { A2aConfig } from '../../config/a2a.config';
 import { Clock, IdGenerator } from '../../common/runtime/clock';
 import { A2aSkill, isStreamingTurn } from '../skills/a2a-skill';
+import { A2aSkillProvider, SHORTLIST_SKILL_ORDER } from '../skills/a2a-skill-provider.decorator';
 import { acceptsOutput } from '../skills/content-modes';
 import {
   agentMessage,
@@ -34,6 +35,7 @@ export const SHORTLIST_SKILL_ID = 'harness-shortlist';
  * entries); the completed status message carries camelCase metadata `superqodeSkill`,
  * `superqodeShortlist` (ranked ids) and `superqodeUnderstood` (true when the model read the request).
  */
+@A2aSkillProvider({ order: SHORTLIST_SKILL_ORDER })
 @Injectable()
 export class ShortlistSkill extends A2aSkill {
   readonly id = SHORTLIST_SKILL_ID;

@@ -6,12 +6,19 @@ import { STREAMING_STATE_KEY } from './skills.constants';
 /**
  * One skill this agent serves: its Agent Card entry and how it runs a turn.
  * Abstract class used as the seam between {@link SkillRouterExecutor} and feature modules
- * (shortlist, harness); register implementations under the `A2A_SKILLS` token.
+ * (shortlist, harness, an embedder's own); register an implementation by decorating it with
+ * `@A2aSkillProvider()` and listing it in its module's providers.
  * @see A2A specification §4.4.5 AgentSkill.
  */
 export abstract class A2aSkill {
   /** Stable skill id, as advertised in the card and accepted in `superqodeSkill` metadata. */
   abstract readonly id: string;
+
+  /**
+   * Whether the skill answers whatever no other skill's phrases claim (the harness). When several
+   * are served the last in card order wins; with none, the first served skill does.
+   */
+  readonly catchAll: boolean = false;
 
   /** Whether this deployment serves the skill (config, bind policy). */
   abstract isServed(): boolean;
@@ -22,7 +29,8 @@ export abstract class A2aSkill {
   }
 
   /**
-   * Narrow phrase match used when several skills are served and the request names none.
+   * Narrow phrase match used when several skills are served and the request names none (not
+   * asked of a {@link catchAll} skill).
    * @param text - The user message's text parts joined with newlines.
    */
   abstract matchesText(text: string): boolean;

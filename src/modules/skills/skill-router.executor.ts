@@ -33,7 +33,8 @@ export class SkillRouterExecutor implements AgentExecutor {
     const watched = publishWatch(bus);
     let skill: A2aSkill;
     try {
-      skill = this.router.resolve(context.request, context.userMessage, context.context);
+      // The request handler's checks routed this message already; route() returns that choice.
+      skill = this.router.route(context.request, context.userMessage, context.context);
       // The request handler refuses such a caller before the task exists; never run it here.
       const refusal = skill.accessRefusal(context.context);
       if (refusal) throw refusal;

@@ -1,30 +1,53 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Message, SendMessageRequest } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { A2aSkill } from './a2a-skill';
-import { A2A_SKILLS, SKILL_METADATA_KEY, SKILL_METADATA_KEY_ALIAS } from './skills.constants';
+import { SkillRegistry } from './skill-registry.service';
+import { ROUTED_SKILL_STATE_KEY, SKILL_METADATA_KEY, SKILL_METADATA_KEY_ALIAS } from './skills.constants';
 import { messageText } from './message-parts';
 
 /**
  * Chooses the skill that answers one turn.
  * Order: an explicit skill id in request metadata, then in message metadata
- * (`superqodeSkill`, alias `superqode_skill`); else the first served skill whose narrow phrase
- * match accepts the text; else the last served skill (the catch-all). Phrase routing skips skills
- * the caller may not run (`accessRefusal`, issue #12); an explicit id is returned as named.
+ * (`superqodeSkill`, alias `superqode_skill`); else the first served skill, in card order, whose
+ * narrow phrase match accepts the text; else the last served catch-all skill (the harness); else
+ * the first served skill (the shortlist). Phrase routing skips skills the caller may not run
+ * (`accessRefusal`, issue #12); an explicit id is returned as named.
  */
 @Injectable()
 export class SkillRouter {
-  constructor(@Inject(A2A_SKILLS) private readonly skills: A2aSkill[]) {}
+  constructor(private readonly registry: SkillRegistry) {}
 
   /** Skills this deployment serves, in card order. */
   served(): A2aSkill[] {
-    return this.skills.filter((s) => s.isServed());
+    return this.registry.all().filter((s) => s.isServed());
   }
 
   /** Skills this deployment knows but does not serve, each with why (for `/health`). */
   notServed(): { id: string; reason: string }[] {
-    return this.skills.filter((s) => !s.isServed()).map((s) => ({ id: s.id, reason: s.notServedReason() }));
+    return this.registry
+      .all()
+      .filter((s) => !s.isServed())
+      .map((s) => ({ id: s.id, reason: s.notServedReason() }));
+  }
+
+  /**
+   * {@link resolve}, once per SendMessage: the result is kept on the call context, so the request
+   * handler's checks and the executor share one routing decision (and one set of phrase matches).
+   * @param message - The user message; its `messageId` keys the remembered choice.
+   * @throws {RequestMalformedError} As {@link resolve}.
+   */
+  route(
+    request: Pick<SendMessageRequest, 'metadata'>,
+    message: Message,
+    context: ServerCallContext,
+  ): A2aSkill {
+    const routed = context.state.get(ROUTED_SKILL_STATE_KEY) as RoutedSkill | undefined;
+    if (routed && routed.messageId === message.messageId) return routed.skill;
+    const skill = this.resolve(request, message, context);
+    context.state.set(ROUTED_SKILL_STATE_KEY, { messageId: message.messageId, skill } satisfies RoutedSkill);
+    return skill;
   }
 
   /**
@@ -44,7 +67,7 @@ export class SkillRouter {
       explicitSkillId(request.metadata) ?? explicitSkillId(message?.metadata ?? undefined);
     if (explicit !== undefined) {
       const skill = served.find((s) => s.id === explicit);
-      const known = this.skills.find((s) => s.id === explicit);
+      const known = this.registry.all().find((s) => s.id === explicit);
       if (!skill && known) {
         throw new RequestMalformedError(
           `Skill '${explicit}' is not served: ${known.notServedReason()}. This agent serves: ${served.map((s) => s.id).join(', ')}.`,
@@ -61,8 +84,18 @@ export class SkillRouter {
     const candidates = open.length > 0 ? open : served;
     if (candidates.length === 1) return candidates[0];
     const text = message ? messageText(message) : '';
-    return candidates.find((s) => s.matchesText(text)) ?? candidates[candidates.length - 1];
+    return (
+      candidates.find((s) => !s.catchAll && s.matchesText(text)) ??
+      candidates.filter((s) => s.catchAll).pop() ??
+      candidates[0]
+    );
   }
+}
+
+/** The routing decision kept on a call context. */
+interface RoutedSkill {
+  messageId: string;
+  skill: A2aSkill;
 }
 
 function explicitSkillId(metadata: Record<string, unknown> | undefined): string | undefined {

@@ -1,6 +1,3 @@
-/** Injection token: the list of {@link A2aSkill} implementations registered by feature modules. */
-export const A2A_SKILLS = Symbol('A2A_SKILLS');
-
 /** Request/message metadata key that names the skill explicitly (camelCase form). */
 export const SKILL_METADATA_KEY = 'superqodeSkill';
 /** Accepted snake_case alias of {@link SKILL_METADATA_KEY}. */
@@ -15,3 +12,9 @@ export const AGENT_EXECUTOR = Symbol('AGENT_EXECUTOR');
  * progress events instead of one finished Task.
  */
 export const STREAMING_STATE_KEY = 'superqode.streaming';
+
+/**
+ * `ServerCallContext.state` key of the skill a SendMessage was routed to (with its message id):
+ * set by the request handler's checks, read by the executor, so a turn is routed once.
+ */
+export const ROUTED_SKILL_STATE_KEY = 'superqode.routedSkill';

@@ -1,26 +1,20 @@
 import { Module } from '@nestjs/common';
-import { ShortlistModule } from '../shortlist/shortlist.module';
+import { DiscoveryModule } from '@nestjs/core';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
-import { ShortlistSkill } from '../shortlist/shortlist.skill';
-import { HarnessA2aModule } from '../harness/a2a/harness-a2a.module';
-import { HarnessSkill } from '../harness/a2a/harness.skill';
-import { A2aSkill } from './a2a-skill';
+import { SkillRegistry } from './skill-registry.service';
 import { SkillRouter } from './skill-router.service';
 import { SkillRouterExecutor } from './skill-router.executor';
-import { A2A_SKILLS, AGENT_EXECUTOR } from './skills.constants';
+import { AGENT_EXECUTOR } from './skills.constants';
 
 /**
- * The skills this agent can serve, in card order, and the SDK `AgentExecutor` that routes
- * each turn to one of them. Feature modules export their {@link A2aSkill}; this module lists them.
+ * The skill seam: {@link SkillRegistry} finds every provider marked `@A2aSkillProvider()` in the
+ * application (the shortlist and harness modules contribute theirs; an embedder's module adds its
+ * own by being imported), {@link SkillRouter} picks one per turn and the SDK `AgentExecutor` runs it.
+ * This module imports no feature module.
  */
 @Module({
-  imports: [ShortlistModule, HarnessA2aModule, RuntimeModule],
-  providers: [
-    SkillRouter,
-    // Card order; the router tries the narrow shortlist phrases before the harness catch-all.
-    { provide: A2A_SKILLS, inject: [ShortlistSkill, HarnessSkill], useFactory: (...skills: A2aSkill[]) => skills },
-    { provide: AGENT_EXECUTOR, useClass: SkillRouterExecutor },
-  ],
+  imports: [DiscoveryModule, RuntimeModule],
+  providers: [SkillRegistry, SkillRouter, { provide: AGENT_EXECUTOR, useClass: SkillRouterExecutor }],
   exports: [SkillRouter, AGENT_EXECUTOR],
 })
 export class SkillsModule {}

@@ -1,5 +1,7 @@
+/** The protocol core's token, re-exported for the controllers (it lives in a2a-core/). */
+export { A2A_REQUEST_HANDLER } from '../a2a-core/a2a-core.constants';
+
 /** Injection tokens of the transport layer's SDK objects. */
-export const A2A_REQUEST_HANDLER = Symbol('A2A_REQUEST_HANDLER');
 export const JSON_RPC_HANDLER = Symbol('JSON_RPC_HANDLER');
 export const LEGACY_JSON_RPC_HANDLER = Symbol('LEGACY_JSON_RPC_HANDLER');
 

@@ -14,6 +14,7 @@ import { PrincipalUser } from '../../../common/auth/principal';
 import { Clock, IdGenerator } from '../../../common/runtime/clock';
 import { A2aConfig } from '../../../config/a2a.config';
 import { A2aSkill } from '../../skills/a2a-skill';
+import { A2aSkillProvider, HARNESS_SKILL_ORDER } from '../../skills/a2a-skill-provider.decorator';
 import { messageText } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessApprovalDecision, HarnessEvent } from '../protocol/harness-events';
@@ -40,12 +41,14 @@ export const SHUTDOWN_GRACE_MS = 5_000;
  * `{"decision": …}`) resumes the run. CancelTask aborts the model call and running commands.
  * @see A2A specification §3.1.1 SendMessage, §4.1.3 TaskState; issue #5.
  */
+@A2aSkillProvider({ order: HARNESS_SKILL_ORDER })
 @Injectable()
 export class HarnessSkill
   extends A2aSkill
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
   readonly id = HARNESS_SKILL_ID;
+  override readonly catchAll = true;
   private readonly logger = new Logger(HarnessSkill.name);
   /** Runs in flight: task id → abort controller, run id and the turn's completion. */
   private readonly live = new Map<

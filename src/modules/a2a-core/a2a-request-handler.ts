@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Role } from '@a2a-js/sdk';
-import type { AgentCard, ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { AgentCard, Role } from '@a2a-js/sdk';
+import type { ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Task } from '@a2a-js/sdk';
+import type { AgentCardService } from '../agent-card/agent-card.service';
 import { SkillRouter } from '../skills/skill-router.service';
 import { rememberSkillAccessRefusal } from '../skills/skill-access';
 import type { A2aHttpException } from '../../common/errors/http-rejections';
@@ -25,13 +26,22 @@ import { callerTier } from '../auth/callers';
  * @see A2A specification §3.1.1 SendMessage, §4.1.4 Message, §4.1.6 Part.
  */
 export class SuperqodeRequestHandler extends DefaultRequestHandler {
+  /**
+   * @param cards - The card source. The SDK keeps the card it is given and reads only its
+   *   `capabilities` directly; every other read goes through {@link getAgentCard}, which returns
+   *   the full card, built once every skill module exists (see `SkillRegistry`).
+   */
   constructor(
-    card: AgentCard,
+    private readonly cards: AgentCardService,
     private readonly tasks: TaskStore,
     executor: AgentExecutor,
     private readonly router: SkillRouter,
   ) {
-    super(card, tasks, executor);
+    super({ ...AgentCard.fromJSON({}), capabilities: cards.capabilities }, tasks, executor);
+  }
+
+  override getAgentCard(): Promise<AgentCard> {
+    return Promise.resolve(this.cards.card());
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
@@ -78,7 +88,7 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
-    const skill = this.router.resolve(params, message, context);
+    const skill = this.router.route(params, message, context);
     // A message continuing a task without naming its context is checked against the task's
     // context, and every served skill (not only the one it routes to) may refuse that context,
     // so a harness session bound to another caller is refused before the SDK touches the task.

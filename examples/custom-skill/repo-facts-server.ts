@@ -1,0 +1,13 @@
+/**
+ * Custom-skill example: the built-in skills plus `repo-facts`, served by `createA2AServer`.
+ *
+ *   npm run build:tools && node dist-tools/examples/custom-skill/repo-facts-server.js 8011
+ */
+import { createA2AServer } from '../../src/index';
+import { RepoFactsModule } from './repo-facts.module';
+
+if (require.main === module) {
+  const port = Number(process.argv[2] ?? 8011);
+  const server = createA2AServer({ skills: [RepoFactsModule], taskStorePath: null, harnessStorePath: ':memory:' });
+  server.listen({ host: '127.0.0.1', port }).then((url) => process.stdout.write(`repo-facts agent on ${url}\n`));
+}

@@ -13,7 +13,11 @@ import { ShortlistRequestReader } from '../../shortlist/shortlist-request-reader
 /** The harness engine on the server's settings (its own ledger file). */
 const HARNESS = HarnessModule.forRootAsync({
   inject: [A2aConfig],
-  useFactory: (c: A2aConfig) => ({ storePath: c.harness.served ? c.harness.storePath : null }),
+  useFactory: (c: A2aConfig) => ({
+    storePath: c.harness.served ? c.harness.storePath : null,
+    databaseUrl: c.harnessDatabaseUrl,
+    migrate: c.migrate,
+  }),
 });
 
 /**

@@ -13,6 +13,7 @@ import { createTestDatabase, storeBackends } from '../utils/postgres';
 import type { TestDatabase } from '../utils/postgres';
 import { startTestServer } from '../utils/test-app';
 import type { TestServer } from '../utils/test-app';
+import { TaskRetention } from '../../src/modules/tasks/lifecycle/task-retention.service';
 
 const run = promisify(execFile);
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -139,6 +140,20 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
       const fromB = await clientOfB.getTask({ id: sent.id, tenant: '', historyLength: undefined });
       expect([fromB.id, fromB.status?.state]).toEqual([sent.id, TaskState.TASK_STATE_COMPLETED]);
       expect((await clientOfB.listTasks(listReq(contextId))).tasks.map((t) => t.id)).toEqual([sent.id]);
+    });
+
+    it('retention deletes finished tasks past the TTL in batches on PostgreSQL, never unfinished ones', async () => {
+      const row = (id: string, state: string) =>
+        `('', 'old-owner', '${id}', 'ctx-old', '${state}', 0, NULL, NULL, NULL, NULL, '1.0', 0, 0, NULL, NULL)`;
+      await withDb(database.url, (ds) =>
+        ds.query(
+          'INSERT INTO "a2a_tasks" VALUES ' +
+            [row('old-1', 'TASK_STATE_COMPLETED'), row('old-2', 'TASK_STATE_FAILED'), row('old-3', 'TASK_STATE_CANCELED'), row('old-4', 'TASK_STATE_INPUT_REQUIRED')].join(', '),
+        ),
+      );
+      expect(await a.app.get(TaskRetention, { strict: false }).prune()).toBe(3);
+      const left = await withDb(database.url, (ds) => ds.query(`SELECT "id" FROM "a2a_tasks" WHERE "owner" = 'old-owner'`));
+      expect(left).toEqual([{ id: 'old-4' }]);
     });
 
     it('/health reports the PostgreSQL store reachable and writable', async () => {

@@ -156,6 +156,22 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
       expect(left).toEqual([{ id: 'old-4' }]);
     });
 
+    it('a NUL character in a context id, task id or tenant is invalid params (-32602), not a 500 (PostgreSQL text cannot hold it)', async () => {
+      const rpc = async (id: number, method: string, params: unknown) => {
+        const res = await fetch(`${a.url}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        });
+        return [res.status, ((await res.json()) as { error?: { code: number } }).error?.code];
+      };
+      const message = (extra: object) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'which harness is open source?' }], ...extra });
+      expect(await rpc(1, 'SendMessage', { message: message({ contextId: 'c\u0000x' }) })).toEqual([200, -32602]);
+      expect(await rpc(2, 'SendMessage', { tenant: 't\u0000', message: message({}) })).toEqual([200, -32602]);
+      expect(await rpc(3, 'GetTask', { id: 'a\u0000b' })).toEqual([200, -32602]);
+      expect(await rpc(4, 'ListTasks', { contextId: 'a\u0000b' })).toEqual([200, -32602]);
+    });
+
     it('/health reports the PostgreSQL store reachable and writable', async () => {
       const health = (await (await fetch(`${a.url}/health`)).json()) as { status: string; taskStore: unknown };
       expect(health.status).toBe('ok');

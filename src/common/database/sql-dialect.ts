@@ -1,3 +1,4 @@
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /** Anything that runs raw SQL on a store: a data source or a transaction's entity manager. */
@@ -48,4 +49,16 @@ export function toNumberedPlaceholders(sql: string): string {
     } else out += c === '?' ? `$${++n}` : c;
   }
   return out;
+}
+
+/**
+ * PostgreSQL `text` cannot hold U+0000 (SQLite can): key and filter values with it are refused as
+ * invalid input rather than failing in the driver (an internal error). JSON payload columns are
+ * unaffected (`JSON.stringify` escapes it as `\u0000`).
+ * @throws {RequestMalformedError} A value contains U+0000, naming the field.
+ */
+export function assertNoNul(fields: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(fields)) {
+    if (value?.includes('\u0000')) throw new RequestMalformedError(`${name} must not contain U+0000 (NUL)`);
+  }
 }

@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Database, Statement } from 'better-sqlite3';
 import { ProcessInstance } from '../../common/runtime/process-instance';
-import { isPostgres, querySql } from '../../common/database/sql-dialect';
+import { assertNoNul, isPostgres, querySql } from '../../common/database/sql-dialect';
 import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskPayloadRow, TaskScope } from './task.entity';
 import { TaskWriteFailures } from './task-write-failures';
@@ -119,6 +119,7 @@ export class TypeOrmTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const scope = this.scopeOf(context);
     const row = toTaskEntity(scope, task, this.nowMs(), this.instance.id);
+    if (this.postgres) assertNoNul({ ...scope, taskId: row.id, contextId: row.contextId });
     let lastInsertRowid: unknown;
     try {
       lastInsertRowid = this.postgres
@@ -139,6 +140,7 @@ export class TypeOrmTaskStore implements TaskStore {
    */
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const scope = this.scopeOf(context);
+    if (this.postgres) assertNoNul({ ...scope, taskId });
     const row = this.postgres
       ? (await querySql<TaskPayloadRow[]>(this.dataSource, LOAD_TASK_SQL, [scope.tenant, scope.owner, taskId]))[0]
       : (this.prepared().load.get(scope.tenant, scope.owner, taskId) as TaskPayloadRow | undefined);
@@ -155,7 +157,9 @@ export class TypeOrmTaskStore implements TaskStore {
    * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    const { count, page, pageSize } = listQueries(this.scopeOf(context), params, this.maxPageSize);
+    const scope = this.scopeOf(context);
+    if (this.postgres) assertNoNul({ ...scope, contextId: params.contextId, pageToken: params.pageToken });
+    const { count, page, pageSize } = listQueries(scope, params, this.maxPageSize);
     const [{ total }] = await querySql<{ total: number }[]>(this.dataSource, count.sql, count.params);
     const rows = await querySql<ListedRow[]>(this.dataSource, page.sql, page.params);
     const pageRows = withinBytes(rows.slice(0, pageSize), this.maxListReplyBytes);

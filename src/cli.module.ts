@@ -5,6 +5,7 @@ import { HARNESS_COMMANDS } from './modules/harness/commands/harness.command';
 import { ServeA2aCommand, ServeCommand } from './modules/transport/commands/serve-a2a.command';
 import { CLIENT_COMMANDS, ClientModule } from './modules/client/client.module';
 import { RECONCILE_COMMANDS } from './modules/tasks/commands/reconcile-tasks.command';
+import { DB_COMMANDS } from './modules/tasks/commands/db-migrate.command';
 
 /**
  * Commands of the `superqode` CLI (nest-commander). `serve a2a` builds the server's own container
@@ -20,6 +21,7 @@ import { RECONCILE_COMMANDS } from './modules/tasks/commands/reconcile-tasks.com
     ...CLIENT_COMMANDS,
     ...HARNESS_COMMANDS,
     ...RECONCILE_COMMANDS,
+    ...DB_COMMANDS,
   ],
 })
 export class CliModule {}

@@ -35,6 +35,10 @@ export class A2aConfig {
   readonly publicUrl: string;
   readonly allowRemote: boolean;
   readonly taskStorePath: string | null;
+  /** PostgreSQL URL of the stores (issue #15), private: it carries the password. */
+  readonly #databaseUrl: string | null;
+  /** Pending PostgreSQL migrations run at start (`--migrate`). */
+  readonly migrate: boolean;
   readonly legacyV03: boolean;
   readonly cardCacheMaxAgeS: number;
   readonly maxBodyBytes: number;
@@ -81,6 +85,8 @@ export class A2aConfig {
     this.taskStorePath = env('SUPERQODE_A2A_TASK_STORE_ENABLED')
       ? env('SUPERQODE_A2A_TASK_STORE_PATH')
       : null;
+    this.#databaseUrl = env('SUPERQODE_A2A_DATABASE_URL') ?? null;
+    this.migrate = env('SUPERQODE_A2A_MIGRATE');
     this.legacyV03 = env('SUPERQODE_A2A_LEGACY_V03');
     this.cardCacheMaxAgeS = env('SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S');
     this.maxBodyBytes = env('SUPERQODE_A2A_MAX_BODY_BYTES');
@@ -117,6 +123,19 @@ export class A2aConfig {
   /** The operator token and API-key secret when set, to scrub from tool output (never log). */
   secretValues(): readonly string[] {
     return this.#secrets;
+  }
+
+  /**
+   * PostgreSQL URL of the task store, or null (SQLite, or memory with `--no-task-store`).
+   * A getter, so serialising the config never shows the password.
+   */
+  get taskDatabaseUrl(): string | null {
+    return this.taskStorePath === null ? null : this.#databaseUrl;
+  }
+
+  /** PostgreSQL URL of the harness ledger, or null (SQLite, or memory when not served). */
+  get harnessDatabaseUrl(): string | null {
+    return this.harness.served && this.harness.storePath !== null ? this.#databaseUrl : null;
   }
 
   /** An operator token is configured. */

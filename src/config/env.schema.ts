@@ -20,6 +20,17 @@ export const envSchema = z.object({
   SUPERQODE_A2A_ALLOW_REMOTE: bool.default(false),
   /** SQLite file of the durable task store; directory is created if missing. */
   SUPERQODE_A2A_TASK_STORE_PATH: z.string().trim().min(1).default('.superqode/a2a/tasks.sqlite3'),
+  /**
+   * PostgreSQL URL (`postgres://user:password@host:port/db`) of the task store and the harness
+   * ledger instead of the SQLite files (`--database-url`, issue #15); its password is never logged.
+   */
+  SUPERQODE_A2A_DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^postgres(ql)?:\/\/[^\s]+$/.test(v), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** Run pending PostgreSQL migrations at start (`serve --migrate`); else `superqode db migrate` does. */
+  SUPERQODE_A2A_MIGRATE: bool.default(false),
   /** false keeps tasks in memory only (`--no-task-store`). */
   SUPERQODE_A2A_TASK_STORE_ENABLED: bool.default(true),
   /** Ownership lease of WORKING tasks and running ledger runs, ms: orphaned once not renewed for this long. */

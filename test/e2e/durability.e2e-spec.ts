@@ -54,7 +54,7 @@ describe('Durable task store: completed tasks survive a restart', () => {
     const id = sent.body.result.task.id;
     expect((await post(first.url, aJsonRpcRequest('GetTask', { id }), V1)).body.result.id).toBe(id);
     const health = await get(`${first.url}/health`);
-    expect(health.body.taskStore).toEqual({ durable: false, reachable: true, writable: true, failedWrites: 0 });
+    expect(health.body.taskStore).toEqual({ durable: false, backend: 'memory', reachable: true, writable: true, failedWrites: 0 });
     await first.close();
     const second = await startTestServer({ SUPERQODE_A2A_TASK_STORE_ENABLED: false }, { dir });
     try {

@@ -6,6 +6,8 @@ import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-ev
 import { CreateHarnessLedger1760000000000 } from '../../src/modules/harness/ledger/migrations/1760000000000-create-harness-ledger';
 import { createTestHarness, specFrom } from '../fakes/harness-fixtures';
 import type { TestHarness } from '../fakes/harness-fixtures';
+import { createTestDatabase, storeBackends } from '../utils/postgres';
+import type { TestDatabase } from '../utils/postgres';
 
 function event(
   sessionId: string,
@@ -34,21 +36,27 @@ function event(
   } as HarnessEvent;
 }
 
-describe('harness ledger ownership: leases and database-allocated sequences (issue #13)', () => {
+describe.each(storeBackends())('harness ledger ownership on %s: leases and database-allocated sequences (issues #13, #15)', (backend) => {
   let dir: string;
+  let database: TestDatabase | undefined;
   const open: TestHarness[] = [];
-  beforeEach(() => {
+  /** The ledger's location: a SQLite file in the test's directory, or the test's PostgreSQL database. */
+  const ledgerAt = (file: string) =>
+    database ? { storePath: null, databaseUrl: database.url, migrate: true } : { storePath: file };
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-owner-'));
+    database = backend === 'postgres' ? await createTestDatabase() : undefined;
   });
   afterEach(async () => {
     for (const h of open.splice(0)) await h.close();
+    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('two writers on one ledger file append to the same run with stale sequence hints and never collide (no UNIQUE events.run_id, events.sequence)', async () => {
     const file = join(dir, 'harness.sqlite3');
-    const live = await createTestHarness({ storePath: file });
-    const other = await createTestHarness({ storePath: file });
+    const live = await createTestHarness(ledgerAt(file));
+    const other = await createTestHarness(ledgerAt(file));
     open.push(live, other);
     const session = await live.controller.createSession({
       spec: specFrom('name: owners'),
@@ -67,8 +75,24 @@ describe('harness ledger ownership: leases and database-allocated sequences (iss
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  (backend === 'postgres' ? it : it.skip)('on PostgreSQL, two writers appending to one run at the same time get distinct consecutive sequences', async () => {
+    const live = await createTestHarness(ledgerAt(''));
+    const other = await createTestHarness(ledgerAt(''));
+    open.push(live, other);
+    const session = await live.controller.createSession({ spec: specFrom('name: racing'), workingDir: dir });
+    await live.ledger.append(event(session.id, 'run-1', 1, 'run.started'));
+    // Truly concurrent: two pools, each append its own transaction, all in flight at once.
+    const appended = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? live : other).ledger.append(event(session.id, 'run-1', 2, 'message.delta'))),
+    );
+    expect(appended.map((e) => e.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 2));
+    const { events } = await other.ledger.showRun('run-1');
+    expect(events.map((e) => e.sequence)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+    expect((await live.ledger.listRuns({ sessionId: session.id })).map((r) => r.id)).toEqual(['run-1']);
+  });
+
   it('markInterrupted with a cutoff leaves a run whose lease is renewed alone, and ends it once the lease is older than the cutoff', async () => {
-    const h = await createTestHarness({ storePath: join(dir, 'harness.sqlite3') });
+    const h = await createTestHarness(ledgerAt(join(dir, 'harness.sqlite3')));
     open.push(h);
     const session = await h.controller.createSession({
       spec: specFrom('name: lease'),
@@ -90,7 +114,7 @@ describe('harness ledger ownership: leases and database-allocated sequences (iss
     expect((await h.ledger.getRun('run-1')).status).toBe('failed');
   });
 
-  it('upgrades a ledger made by the old schema in place; its running run (never leased) is an orphan', async () => {
+  (backend === 'sqlite' ? it : it.skip)('upgrades a ledger made by the old schema in place; its running run (never leased) is an orphan', async () => {
     const file = join(dir, 'harness.sqlite3');
     const old = new DataSource({
       type: 'better-sqlite3',

@@ -20,6 +20,10 @@ export interface HarnessModuleOptions extends CoreRunOptions {
    * `.superqode/a2a/harness.sqlite3`. null or `':memory:'` keeps it in memory (tests).
    */
   storePath: string | null;
+  /** PostgreSQL URL of the ledger instead of `storePath` (issue #15). */
+  databaseUrl?: string | null;
+  /** Run pending PostgreSQL migrations of the ledger at start. */
+  migrate?: boolean;
   /**
    * Variables the provider keys are read from (OPENAI_API_KEY, ANTHROPIC_API_KEY,
    * GOOGLE_GENERATIVE_AI_API_KEY, OPENAI_COMPATIBLE_API_KEY); default `process.env`.
@@ -100,7 +104,8 @@ function withLedger(definition: DynamicModule, ledger: DynamicModule): DynamicMo
 export class HarnessModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
   static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    const ledger = HarnessLedgerModule.forRoot({ path: options.storePath });
+    const { storePath: path, databaseUrl, migrate } = options;
+    const ledger = HarnessLedgerModule.forRoot({ path, databaseUrl, migrate });
     return withLedger(super.forRoot(options), ledger);
   }
 
@@ -114,7 +119,10 @@ export class HarnessModule extends ConfigurableModuleClass {
     const ledger = HarnessLedgerModule.forRootAsync({
       imports,
       inject,
-      useFactory: async (...args: unknown[]) => ({ path: (await useFactory(...args)).storePath }),
+      useFactory: async (...args: unknown[]) => {
+        const { storePath: path, databaseUrl, migrate } = await useFactory(...args);
+        return { path, databaseUrl, migrate };
+      },
     });
     return withLedger(super.forRootAsync(options), ledger);
   }

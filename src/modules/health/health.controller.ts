@@ -23,7 +23,14 @@ export interface HealthReport {
    * `reachable`: answers reads; `writable`: a probe write committed and no failed task save is
    * waiting to be ended; `failedWrites`: such saves.
    */
-  taskStore: { durable: boolean; reachable: boolean; writable: boolean; failedWrites: number };
+  taskStore: {
+    durable: boolean;
+    /** Where tasks live: `sqlite` (file), `postgres` (`--database-url`, issue #15) or `memory`. */
+    backend: 'sqlite' | 'postgres' | 'memory';
+    reachable: boolean;
+    writable: boolean;
+    failedWrites: number;
+  };
   /** Rate-limit counters: callers with a live per-minute window, requests in the daily window. */
   rateLimits: ThrottleStats;
   /** The sandbox harness tools run in (`bwrap` or `local`); absent when the harness is not served. */
@@ -63,7 +70,13 @@ export class HealthController {
       })),
       skills: card.skills.map((s) => s.id),
       skillsNotServed: this.skills.notServed(),
-      taskStore: { durable: this.config.taskStorePath !== null, reachable, writable, failedWrites },
+      taskStore: {
+        durable: this.config.taskStorePath !== null,
+        backend: this.config.taskDatabaseUrl ? 'postgres' : this.config.taskStorePath ? 'sqlite' : 'memory',
+        reachable,
+        writable,
+        failedWrites,
+      },
       rateLimits: this.throttles.stats(),
       ...(this.config.harness.served ? { harnessSandbox: this.harness.sandbox } : {}),
     };

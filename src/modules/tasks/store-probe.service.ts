@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/runtime/clock';
 import { TaskWriteFailures } from './task-write-failures';
 import { TASKS_CONNECTION } from './tasks.constants';
+import { sqlFor } from '../../common/database/sql-dialect';
 
 const PROBE_SQL =
   'INSERT INTO "a2a_store_probe" ("id", "probed_at_ms") VALUES (1, ?) ' +
@@ -50,7 +51,7 @@ export class StoreProbe {
       return { reachable: false, writable: false, failedWrites, error: (error as Error).message };
     }
     try {
-      await this.db.query(PROBE_SQL, [this.clock.now().getTime()]);
+      await this.db.query(sqlFor(this.db, PROBE_SQL), [this.clock.now().getTime()]);
     } catch (error) {
       return { reachable: true, writable: false, failedWrites, error: (error as Error).message };
     }

@@ -9,6 +9,7 @@ import { TaskScope, UPSERT_TASK_SQL, fromTaskRow, taskRowValues, toTaskEntity } 
 import type { TaskPayloadRow } from './task.entity';
 import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 import { ownerIsGone, thisHostOwners } from '../../common/runtime/process-instance';
+import { sqlFor } from '../../common/database/sql-dialect';
 
 /** Default time a task's owner may go without a heartbeat before its work counts as orphaned, ms. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -109,10 +110,10 @@ export class TaskReconciler {
    */
   async findInterrupted(cutoffMs = this.cutoffMs()): Promise<InterruptedTask[]> {
     const rows = (await this.db.query(
-      `SELECT "tenant", "owner", "id", "context_id" AS "contextId", "status_state" AS "state",
+      sqlFor(this.db, `SELECT "tenant", "owner", "id", "context_id" AS "contextId", "status_state" AS "state",
        "metadata", "lease_owner" AS "leaseOwner", "lease_renewed_at_ms" AS "renewedMs"
        FROM "a2a_tasks" WHERE ${ORPHANED_WHERE}
-       ORDER BY "status_timestamp_ms", "id"`,
+       ORDER BY "status_timestamp_ms", "id"`),
       [...UNFINISHED, cutoffMs, this.released.size > 0 ? '%' : thisHostOwners()],
     )) as { tenant: string; owner: string; id: string; contextId: string; state: string; metadata: string | null; leaseOwner: string | null; renewedMs: number | null }[];
     const orphaned = rows.filter((r) => r.renewedMs === null || r.renewedMs < cutoffMs || this.isGone(r.leaseOwner));
@@ -139,13 +140,13 @@ export class TaskReconciler {
     await this.db.transaction(async (tx) => {
       for (const t of found) {
         const row = (await tx.query(
-          `SELECT "id", "context_id" AS "contextId", "status", "artifacts", "history", "metadata"
-           FROM "a2a_tasks" WHERE "tenant" = ? AND "owner" = ? AND "id" = ? AND ${ORPHANED_WHERE}`,
+          sqlFor(tx, `SELECT "id", "context_id" AS "contextId", "status", "artifacts", "history", "metadata"
+           FROM "a2a_tasks" WHERE "tenant" = ? AND "owner" = ? AND "id" = ? AND ${ORPHANED_WHERE}`),
           [t.scope.tenant, t.scope.owner, t.taskId, ...UNFINISHED, cutoffMs, this.goneOwnerPattern(t.leaseOwner)],
         )) as TaskPayloadRow[];
         if (!row[0]) continue;
         const failed = this.failed(fromTaskRow(row[0]), t);
-        await tx.query(UPSERT_TASK_SQL, taskRowValues(toTaskEntity(t.scope, failed, this.clock.now().getTime())));
+        await tx.query(sqlFor(tx, UPSERT_TASK_SQL), taskRowValues(toTaskEntity(t.scope, failed, this.clock.now().getTime())));
         changed.push(t);
       }
     });

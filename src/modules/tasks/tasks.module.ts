@@ -10,16 +10,19 @@ import { TaskWriteFailures } from './task-write-failures';
 import { StoreProbe } from './store-probe.service';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
-import { withSqliteDataSource } from '../../common/database/sqlite-data-source';
-import type { NamedSqliteStore } from '../../common/database/sqlite-data-source';
+import { withStoreDataSource } from '../../common/database/store-data-source';
+import type { NamedStore, StoreLocation } from '../../common/database/store-data-source';
 
 /** Row cap of the memory-only mode (no task store file): bounds the process's memory. */
 export const MEMORY_MODE_MAX_TASKS = 10_000;
 
 /** Options of {@link TasksModule}. */
-export interface TasksModuleOptions extends TypeOrmTaskStoreOptions, TaskReconcilerOptions {
+export interface TasksModuleOptions
+  extends TypeOrmTaskStoreOptions, TaskReconcilerOptions, StoreLocation {
   /** SQLite file of the durable store (parent directory created); null keeps tasks in memory. */
   path: string | null;
+  /** PostgreSQL URL: the store lives there instead of `path` (issue #15). */
+  databaseUrl?: string | null;
 }
 
 /**
@@ -27,13 +30,15 @@ export interface TasksModuleOptions extends TypeOrmTaskStoreOptions, TaskReconci
  * capped at {@link MEMORY_MODE_MAX_TASKS} when the store is disabled.
  */
 export function tasksModuleOptionsFrom(
-  config: Pick<A2aConfig, 'taskStorePath'> & Partial<Pick<A2aConfig, 'store'>>,
+  config: Pick<A2aConfig, 'taskStorePath'> &
+    Partial<Pick<A2aConfig, 'store' | 'taskDatabaseUrl' | 'migrate'>>,
 ): TasksModuleOptions {
   const path = config.taskStorePath;
+  const databaseUrl = config.taskDatabaseUrl ?? null;
   const { leaseMs, maxPageSize, maxListReplyBytes } = config.store ?? {};
   // The durable store is bounded by the server's background retention, not on the save path.
   const maxTasks = path === null ? MEMORY_MODE_MAX_TASKS : null;
-  return { path, maxTasks, leaseMs, maxPageSize, maxListReplyBytes };
+  return { path, databaseUrl, migrate: config.migrate, maxTasks, leaseMs, maxPageSize, maxListReplyBytes };
 }
 
 const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
@@ -42,10 +47,11 @@ const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
     .build();
 
 /** This module's store: its named data source, options and entities. */
-const STORE: NamedSqliteStore = { name: TASKS_CONNECTION, options: tasksDataSourceOptions, entities: [TaskEntity] };
+const STORE: NamedStore = { name: TASKS_CONNECTION, options: tasksDataSourceOptions, entities: [TaskEntity] };
 
 /**
- * The A2A task store (SDK `TaskStore` on TypeORM + SQLite) behind the {@link TASK_STORE} token.
+ * The A2A task store (SDK `TaskStore` on TypeORM: SQLite, or PostgreSQL with `databaseUrl`)
+ * behind the {@link TASK_STORE} token.
  * Owns the `'tasks'` data source; its migrations run before the app listens.
  * @example
  * TasksModule.forRoot({ path: 'data/tasks.sqlite3' })
@@ -59,17 +65,17 @@ const STORE: NamedSqliteStore = { name: TASKS_CONNECTION, options: tasksDataSour
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
   static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    return withSqliteDataSource(super.forRoot(options), STORE, async () => options.path);
+    return withStoreDataSource(super.forRoot(options), STORE, async () => options);
   }
 
   /**
    * Module with options from providers (`inject`, resolved in `imports` or global modules).
-   * @throws {Error} Without `useFactory`: the data source options need the path too.
+   * @throws {Error} Without `useFactory`: the data source options need the location too.
    */
   static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
     const { useFactory, imports = [], inject = [] } = options;
     if (!useFactory) throw new Error('TasksModule.forRootAsync needs useFactory');
-    const path = async (...args: unknown[]) => (await useFactory(...args)).path;
-    return withSqliteDataSource(super.forRootAsync(options), STORE, path, imports, inject);
+    const location = async (...args: unknown[]) => useFactory(...args);
+    return withStoreDataSource(super.forRootAsync(options), STORE, location, imports, inject);
   }
 }

@@ -15,6 +15,9 @@ import { TASK_STORE } from './tasks.constants';
 import { TasksModule, tasksModuleOptionsFrom } from './tasks.module';
 import { decodePageToken, encodePageToken, listQueries } from './task-list-queries';
 import { TypeOrmTaskStore } from './typeorm-task.store';
+import { openStore } from '../../common/database/store-migrations';
+import { createTestDatabase, storeBackends } from '../../../test/utils/postgres';
+import type { TestDatabase } from '../../../test/utils/postgres';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
@@ -76,21 +79,28 @@ const listReq = (over: Partial<ListTasksRequest> = {}): ListTasksRequest => ({
 });
 const ids = (r: { tasks: Task[] }) => r.tasks.map((t) => t.id);
 
-describe(TypeOrmTaskStore.name, () => {
+describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
   let dir: string;
   let file: string;
+  let database: TestDatabase | undefined;
   let dataSource: DataSource;
   let store: TypeOrmTaskStore;
-  const open = async () => new DataSource(tasksDataSourceOptions(file)).initialize();
+  const sqliteOnly = backend === 'sqlite' ? it : it.skip;
+  const open = async () =>
+    database
+      ? openStore(tasksDataSourceOptions({ path: null, databaseUrl: database.url, migrate: true }))
+      : new DataSource(tasksDataSourceOptions(file)).initialize();
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'task-store-'));
     file = join(dir, 'nested', 'tasks.sqlite3');
+    database = backend === 'postgres' ? await createTestDatabase() : undefined;
     dataSource = await open();
     store = new TypeOrmTaskStore(dataSource);
   });
   afterEach(async () => {
-    if (dataSource.isInitialized) await dataSource.destroy();
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -284,19 +294,38 @@ describe(TypeOrmTaskStore.name, () => {
     expect((await new TypeOrmTaskStore(dataSource).load('t-1', alice))!.status!.state).toBe(
       TaskState.TASK_STATE_COMPLETED,
     );
-    expect(await dataSource.query('SELECT name FROM a2a_tasks_migrations')).toEqual([
+    const migrations = await dataSource.query('SELECT name FROM a2a_tasks_migrations');
+    if (backend === 'postgres') {
+      expect(migrations).toEqual([{ name: 'CreateA2aTasksPostgres1765000000001' }]);
+      return;
+    }
+    expect(migrations).toEqual([
       { name: 'CreateA2aTasks1733000000000' },
       { name: 'AddTaskLeases1765000000000' },
     ]);
     expect(await dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });
 
-  it('has an entity that matches the migration (no pending schema change)', async () => {
+  (backend === 'postgres' ? it : it.skip)('on PostgreSQL has every column the entity names, epoch ms as bigint', async () => {
+    const columns: { column_name: string; data_type: string }[] = await dataSource.query(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'a2a_tasks'`,
+    );
+    const types = Object.fromEntries(columns.map((c) => [c.column_name, c.data_type]));
+    const named = dataSource.getMetadata('TaskEntity').columns.map((c) => c.databaseName);
+    expect(Object.keys(types).sort()).toEqual([...named].sort());
+    for (const name of named.filter((n) => n.endsWith('_ms'))) expect([name, types[name]]).toEqual([name, 'bigint']);
+    const task = aTask('t-big', { seconds: 4_000_000_000 }); // past 2^31 ms since 2025: needs bigint
+    await store.save(task, alice);
+    expect((await store.list(listReq(), alice)).tasks[0].status!.timestamp).toBe(at(4_000_000_000));
+    expect(() => new TypeOrmTaskStore(dataSource, { maxTasks: 10 })).toThrow('PostgreSQL');
+  });
+
+  sqliteOnly('has an entity that matches the migration (no pending schema change)', async () => {
     const pending = await dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  it('answers every list shape over 100,000 rows with an index range, never a table scan', async () => {
+  sqliteOnly('answers every list shape over 100,000 rows with an index range, never a table scan', async () => {
     const db = (dataSource.driver as unknown as { databaseConnection: Database.Database })
       .databaseConnection;
     const upsert = db.prepare(UPSERT_TASK_SQL);
@@ -350,8 +379,8 @@ describe(TypeOrmTaskStore.name, () => {
     expect((await store.list(listReq({ contextId: 'ctx-7' }), alice)).totalSize).toBe(2000);
   }, 120_000);
 
-  describe('retention (maxTasks)', () => {
-    it('prunes down to maxTasks once 10% over, oldest terminal tasks first', async () => {
+  describe('retention (maxTasks, the SQLite memory mode)', () => {
+    sqliteOnly('prunes down to maxTasks once 10% over, oldest terminal tasks first', async () => {
       store = new TypeOrmTaskStore(dataSource, { maxTasks: 10 });
       for (let i = 0; i < 6; i++) await store.save(aTask(`w-${i}`, { seconds: i }), alice);
       for (let i = 0; i < 5; i++)
@@ -368,7 +397,7 @@ describe(TypeOrmTaskStore.name, () => {
       expect(ids(left)).not.toContain('c-1');
     });
 
-    it('counts rows only when an insert may pass the cap, not on every save', async () => {
+    sqliteOnly('counts rows only when an insert may pass the cap, not on every save', async () => {
       store = new TypeOrmTaskStore(dataSource, { maxTasks: 2 });
       const query = jest.spyOn(dataSource, 'query');
       for (let i = 0; i < 20; i++) await store.save(aTask('t-1', { seconds: i }), alice);

@@ -6,6 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Database, Statement } from 'better-sqlite3';
 import { ProcessInstance } from '../../common/runtime/process-instance';
+import { assertNoNul, isPostgres, querySql } from '../../common/database/sql-dialect';
 import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskPayloadRow, TaskScope } from './task.entity';
 import { TaskWriteFailures } from './task-write-failures';
@@ -54,7 +55,8 @@ export interface TypeOrmTaskStoreOptions {
 }
 
 /**
- * Durable A2A `TaskStore` on TypeORM + SQLite (better-sqlite3), with the SDK's semantics:
+ * Durable A2A `TaskStore` on TypeORM, SQLite (better-sqlite3) or PostgreSQL (`pg`, issue #15),
+ * with the SDK's semantics:
  * rows scoped by (tenant = `ctx.tenant ?? ''`, owner = ownerResolver(ctx)), payload through
  * `Task.toJSON`/`Task.fromJSON`, fresh objects on every read.
  *
@@ -62,6 +64,8 @@ export interface TypeOrmTaskStoreOptions {
  * `load` run prepared statements on the better-sqlite3 handle of the TypeORM data source (the
  * same connection, so TypeORM transactions and migrations see the same data; TypeORM's query
  * runner costs ~17 µs of CPU per call on top). List, count and retention use `DataSource.query`.
+ * Dialect seam: on PostgreSQL, save and load run the same SQL through `DataSource.query` (see
+ * `sqlFor`: `?` placeholders become `$n`); `maxTasks` (the memory mode's cap) is SQLite only.
  * @see SDK `InMemoryTaskStore` and `DatabaseTaskStore` (`@a2a-js/sdk/server/database`).
  */
 @Injectable()
@@ -79,6 +83,8 @@ export class TypeOrmTaskStore implements TaskStore {
   private lastInsertRowid: unknown;
   private retentionBusy = false;
   private statements?: { upsert: Statement; load: Statement };
+  /** The data source is PostgreSQL (no better-sqlite3 handle, no rowids). */
+  private readonly postgres: boolean;
 
   constructor(
     @InjectDataSource(TASKS_CONNECTION) private readonly dataSource: DataSource,
@@ -96,6 +102,10 @@ export class TypeOrmTaskStore implements TaskStore {
     if (this.maxTasks !== null && !(Number.isSafeInteger(this.maxTasks) && this.maxTasks > 0)) {
       throw new Error(`maxTasks must be a positive integer, got ${this.maxTasks}`);
     }
+    this.postgres = isPostgres(dataSource);
+    if (this.postgres && this.maxTasks !== null) {
+      throw new Error('maxTasks (the memory mode cap) is not supported on PostgreSQL');
+    }
   }
 
   /**
@@ -109,9 +119,12 @@ export class TypeOrmTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const scope = this.scopeOf(context);
     const row = toTaskEntity(scope, task, this.nowMs(), this.instance.id);
+    if (this.postgres) assertNoNul({ ...scope, taskId: row.id, contextId: row.contextId });
     let lastInsertRowid: unknown;
     try {
-      lastInsertRowid = this.prepared().upsert.run(taskRowValues(row)).lastInsertRowid;
+      lastInsertRowid = this.postgres
+        ? await querySql(this.dataSource, UPSERT_TASK_SQL, taskRowValues(row))
+        : this.prepared().upsert.run(taskRowValues(row)).lastInsertRowid;
     } catch (error) {
       this.failures.record(scope, task, error as Error);
       this.logger.error(`Task "${task.id}" not saved: ${(error as Error).message}`);
@@ -127,8 +140,10 @@ export class TypeOrmTaskStore implements TaskStore {
    */
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const scope = this.scopeOf(context);
-    const row = this.prepared().load.get(scope.tenant, scope.owner, taskId) as
-      TaskPayloadRow | undefined;
+    if (this.postgres) assertNoNul({ ...scope, taskId });
+    const row = this.postgres
+      ? (await querySql<TaskPayloadRow[]>(this.dataSource, LOAD_TASK_SQL, [scope.tenant, scope.owner, taskId]))[0]
+      : (this.prepared().load.get(scope.tenant, scope.owner, taskId) as TaskPayloadRow | undefined);
     return row ? fromTaskRow(row) : undefined;
   }
 
@@ -142,9 +157,11 @@ export class TypeOrmTaskStore implements TaskStore {
    * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    const { count, page, pageSize } = listQueries(this.scopeOf(context), params, this.maxPageSize);
-    const [{ total }]: { total: number }[] = await this.dataSource.query(count.sql, count.params);
-    const rows: ListedRow[] = await this.dataSource.query(page.sql, page.params);
+    const scope = this.scopeOf(context);
+    if (this.postgres) assertNoNul({ ...scope, contextId: params.contextId, pageToken: params.pageToken });
+    const { count, page, pageSize } = listQueries(scope, params, this.maxPageSize);
+    const [{ total }] = await querySql<{ total: number }[]>(this.dataSource, count.sql, count.params);
+    const rows = await querySql<ListedRow[]>(this.dataSource, page.sql, page.params);
     const pageRows = withinBytes(rows.slice(0, pageSize), this.maxListReplyBytes);
     const tasks: Task[] = [];
     for (const row of pageRows) {

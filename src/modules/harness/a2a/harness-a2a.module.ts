@@ -16,6 +16,8 @@ const HARNESS = HarnessModule.forRootAsync({
   useFactory: (c: A2aConfig) => ({
     storePath: c.harness.served ? c.harness.storePath : null,
     secretValues: c.secretValues(),
+    databaseUrl: c.harnessDatabaseUrl,
+    migrate: c.migrate,
   }),
 });
 

@@ -4,16 +4,20 @@ import { HARNESS_CONNECTION, HARNESS_LEDGER_OPTIONS } from '../harness.constants
 import { harnessDataSourceOptions } from './harness-ledger-datasource';
 import { HARNESS_ENTITIES } from './harness-ledger.entities';
 import { HarnessLedgerService } from './harness-ledger.service';
-import { withSqliteDataSource } from '../../../common/database/sqlite-data-source';
-import type { NamedSqliteStore } from '../../../common/database/sqlite-data-source';
+import { withStoreDataSource } from '../../../common/database/store-data-source';
+import type { NamedStore, StoreLocation } from '../../../common/database/store-data-source';
 
 /** Options of {@link HarnessLedgerModule}. */
-export interface HarnessLedgerModuleOptions {
+export interface HarnessLedgerModuleOptions extends StoreLocation {
   /**
    * SQLite file of the ledger (parent directory created), e.g. `.superqode/a2a/harness.sqlite3`;
    * null or `':memory:'` keeps it in memory (tests).
    */
   path: string | null;
+  /** PostgreSQL URL: the ledger lives there instead of `path` (issue #15). */
+  databaseUrl?: string | null;
+  /** Run pending PostgreSQL migrations at start. */
+  migrate?: boolean;
 }
 
 const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
@@ -24,7 +28,7 @@ const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
     .build();
 
 /** This module's store: its named data source, options and entities. */
-const STORE: NamedSqliteStore = { name: HARNESS_CONNECTION, options: harnessDataSourceOptions, entities: HARNESS_ENTITIES };
+const STORE: NamedStore = { name: HARNESS_CONNECTION, options: harnessDataSourceOptions, entities: HARNESS_ENTITIES };
 
 /**
  * The harness ledger (sessions, runs, events) on its own SQLite file through TypeORM, behind
@@ -41,7 +45,7 @@ const STORE: NamedSqliteStore = { name: HARNESS_CONNECTION, options: harnessData
 export class HarnessLedgerModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
   static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    return withSqliteDataSource(super.forRoot(options), STORE, async () => options.path);
+    return withStoreDataSource(super.forRoot(options), STORE, async () => options);
   }
 
   /**
@@ -51,7 +55,7 @@ export class HarnessLedgerModule extends ConfigurableModuleClass {
   static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
     const { useFactory, imports = [], inject = [] } = options;
     if (!useFactory) throw new Error('HarnessLedgerModule.forRootAsync needs useFactory');
-    const path = async (...args: unknown[]) => (await useFactory(...args)).path;
-    return withSqliteDataSource(super.forRootAsync(options), STORE, path, imports, inject);
+    const location = async (...args: unknown[]) => useFactory(...args);
+    return withStoreDataSource(super.forRootAsync(options), STORE, location, imports, inject);
   }
 }

@@ -24,6 +24,7 @@ import {
 } from './harness-ledger.entities';
 import * as map from './harness-ledger.mapping';
 import { insertEvent, leaseExpired } from './harness-ledger.sql';
+import { isPostgres, querySql } from '../../../common/database/sql-dialect';
 
 const LIST_RUNS_SQL =
   'SELECT "id", "session_id" AS "sessionId", "status", "provider", "model", ' +
@@ -155,7 +156,8 @@ export class HarnessLedgerService {
 
   /** Highest sequence recorded for a run; 0 when it has no events. */
   async lastSequence(runId: string): Promise<number> {
-    const rows: { last: number | null }[] = await this.dataSource.query(
+    const rows: { last: number | null }[] = await querySql(
+      this.dataSource,
       'SELECT MAX("sequence") AS "last" FROM "events" WHERE "run_id" = ?',
       [runId],
     );
@@ -170,9 +172,12 @@ export class HarnessLedgerService {
     ].filter((f): f is [string, string] => Boolean(f[1]));
     const where = filters.map(([sql]) => sql);
     const params = filters.map(([, value]) => value);
-    const rows: HarnessRunEntity[] = await this.dataSource.query(
+    // Ties on start time in insertion order: SQLite's rowid, PostgreSQL's identity `row_seq`.
+    const inserted = isPostgres(this.dataSource) ? '"row_seq"' : 'rowid';
+    const rows: HarnessRunEntity[] = await querySql(
+      this.dataSource,
       `${LIST_RUNS_SQL} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ` +
-        'ORDER BY "started_at" DESC, rowid DESC',
+        `ORDER BY "started_at" DESC, ${inserted} DESC`,
       params,
     );
     return rows.map(map.toRunRecord);

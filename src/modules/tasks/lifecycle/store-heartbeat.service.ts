@@ -15,6 +15,7 @@ import { withFailedStatus } from '../task-reconciler.service';
 import { TaskWriteFailures } from '../task-write-failures';
 import type { FailedTaskWrite } from '../task-write-failures';
 import { TASKS_CONNECTION } from '../tasks.constants';
+import { sqlFor } from '../../../common/database/sql-dialect';
 
 const RENEW_TASK_LEASES_SQL =
   'UPDATE "a2a_tasks" SET "lease_renewed_at_ms" = ? WHERE "lease_owner" = ? AND "status_state" IN (?, ?)';
@@ -42,14 +43,14 @@ export class StoreHeartbeat {
   /** Renews leases and retries failed writes. @throws {Error} A store did not answer. */
   async beat(): Promise<void> {
     const nowMs = this.clock.now().getTime();
-    await this.db.query(RENEW_TASK_LEASES_SQL, [nowMs, this.instance.id, ...LEASED_STATES]);
+    await this.db.query(sqlFor(this.db, RENEW_TASK_LEASES_SQL), [nowMs, this.instance.id, ...LEASED_STATES]);
     await this.ledger.renewRunLeases(nowMs);
     for (const failure of this.failures.pending()) await this.endFailedWrite(failure, nowMs);
   }
 
   /** Ends one task FAILED unless its row already reached a terminal state. */
   private async endFailedWrite(f: FailedTaskWrite, nowMs: number): Promise<void> {
-    const rows: { state: string | null }[] = await this.db.query(STATE_SQL, [
+    const rows: { state: string | null }[] = await this.db.query(sqlFor(this.db, STATE_SQL), [
       f.scope.tenant,
       f.scope.owner,
       f.task.id,
@@ -60,7 +61,7 @@ export class StoreHeartbeat {
     }
     const text = `The task store could not record this task (${f.error}); it was marked failed once the store answered again.`;
     const failed = withFailedStatus(f.task, text, this.clock.isoNow());
-    await this.db.query(UPSERT_TASK_SQL, taskRowValues(toTaskEntity(f.scope, failed, nowMs)));
+    await this.db.query(sqlFor(this.db, UPSERT_TASK_SQL), taskRowValues(toTaskEntity(f.scope, failed, nowMs)));
     this.failures.clear(f.scope, f.task.id);
     this.logger.warn(`Task "${f.task.id}" whose save failed was marked failed`);
   }

@@ -8,6 +8,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { A2aConfig } from '../../../config/a2a.config';
+import { describeStore } from '../../../common/database/database-url';
 import { StoreProbe } from '../store-probe.service';
 import { TaskReconciler } from '../task-reconciler.service';
 import { HarnessRunReconciler } from './harness-run-reconciler.service';
@@ -128,7 +129,7 @@ export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplication
     const probe = await this.probe.probe();
     if (!probe.writable) {
       this.logger.warn(
-        `Task store ${this.config.taskStorePath ?? ':memory:'} refuses writes (${probe.error ?? 'failed saves pending'}): ` +
+        `Task store ${describeStore(this.config.taskDatabaseUrl, this.config.taskStorePath)} refuses writes (${probe.error ?? 'failed saves pending'}): ` +
           'serving degraded; /health answers 503 and new tasks fail until it accepts writes again.',
       );
     }

@@ -6,6 +6,7 @@ import { Clock } from '../../../common/runtime/clock';
 import { A2aConfig } from '../../../config/a2a.config';
 import { TERMINAL_STATES } from '../task.entity';
 import { TASKS_CONNECTION } from '../tasks.constants';
+import { sqlFor } from '../../../common/database/sql-dialect';
 
 /** Rows deleted per statement; requests run between batches. */
 export const PRUNE_BATCH_ROWS = 1000;
@@ -69,7 +70,7 @@ export class TaskRetention {
       const runner = this.db.createQueryRunner();
       let removed: number;
       try {
-        removed = (await runner.query(pruneSql(beforeCutoff), params(limit), true)).affected ?? 0;
+        removed = (await runner.query(sqlFor(this.db, pruneSql(beforeCutoff)), params(limit), true)).affected ?? 0;
       } finally {
         await runner.release();
       }

@@ -8,6 +8,8 @@ interface ServeA2aOptions {
   port?: number;
   publicUrl?: string;
   taskStore?: string | boolean;
+  databaseUrl?: string;
+  migrate?: boolean;
   legacy?: boolean;
   cardCacheMaxAge?: number;
   allowRemote?: boolean;
@@ -85,6 +87,16 @@ export class ServeA2aCommand extends CommandRunner {
   @Option({ flags: '--task-store <path>', description: 'SQLite file for tasks (default .superqode/a2a/tasks.sqlite3)' })
   parseTaskStore(v: string): string {
     return v;
+  }
+
+  @Option({ flags: '--database-url <url>', description: 'PostgreSQL URL of the task store and the ledger (or SUPERQODE_A2A_DATABASE_URL)' })
+  parseDatabaseUrl(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--migrate', description: 'run pending PostgreSQL migrations at start (else: superqode db migrate)' })
+  parseMigrate(): boolean {
+    return true;
   }
 
   @Option({ flags: '--no-task-store', description: 'keep tasks in memory only' })
@@ -276,6 +288,8 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_PUBLIC_URL: o.publicUrl,
     SUPERQODE_A2A_TASK_STORE_PATH: typeof o.taskStore === 'string' ? o.taskStore : undefined,
     SUPERQODE_A2A_TASK_STORE_ENABLED: o.taskStore === false ? false : undefined,
+    SUPERQODE_A2A_DATABASE_URL: o.databaseUrl,
+    SUPERQODE_A2A_MIGRATE: o.migrate,
     SUPERQODE_A2A_LEGACY_V03: o.legacy === false ? false : undefined,
     SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: o.cardCacheMaxAge,
     SUPERQODE_A2A_ALLOW_REMOTE: o.allowRemote,

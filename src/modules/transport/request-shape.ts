@@ -21,6 +21,11 @@ export const MESSAGE_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 export function assertMessageShape(message: unknown): void {
   if (message === undefined || message === null) return;
   if (!isObject(message)) throw new RequestMalformedError('message must be an object');
+  for (const k of MESSAGE_STRING_MEMBERS) assertOptional(message[k], `message.${k}`, 'a string', isString);
+  for (const k of ['referenceTaskIds', 'extensions']) {
+    assertOptional(message[k], `message.${k}`, 'an array of strings', isStringArray);
+  }
+  assertOptional(message.metadata, 'message.metadata', 'an object', isObject);
   const parts = message.parts;
   if (parts === undefined || parts === null) return;
   if (!Array.isArray(parts)) throw new RequestMalformedError('message.parts must be an array');
@@ -48,6 +53,26 @@ export function assertPartShape(part: unknown, path: string): void {
   }
 }
 
+/**
+ * Checks a SendMessage request's JSON shape (JSON-RPC `params`, HTTP+JSON body): the message as in
+ * {@link assertMessageShape}, and `configuration` and `metadata`, which the SDK's decoder would
+ * otherwise drop or coerce silently (`acceptedOutputModes: "text/plain"` read as "anything").
+ * @param params - The parsed `params` / body; a non-object is left to the handler.
+ * @throws {RequestMalformedError} (-32602 / HTTP 400) naming the offending member.
+ * @see A2A specification 1.0.1 §3.2.1 SendMessageRequest, §3.2.2 SendMessageConfiguration.
+ */
+export function assertSendRequestShape(params: unknown): void {
+  if (!isObject(params)) return;
+  assertMessageShape(params.message);
+  assertOptional(params.metadata, 'metadata', 'an object', isObject);
+  const configuration = params.configuration;
+  assertOptional(configuration, 'configuration', 'an object', isObject);
+  if (!isObject(configuration)) return;
+  assertOptional(configuration.acceptedOutputModes, 'configuration.acceptedOutputModes', 'an array of strings', isStringArray);
+  assertOptional(configuration.historyLength, 'configuration.historyLength', 'a non-negative integer', isCount);
+  assertOptional(configuration.returnImmediately, 'configuration.returnImmediately', 'a boolean', isBoolean);
+}
+
 /** JSON-RPC 0.3 methods whose params carry a client `message`. */
 export const LEGACY_MESSAGE_METHODS = new Set(['message/send', 'message/stream']);
 
@@ -73,6 +98,21 @@ export function assertLegacyMessageShape(message: unknown): void {
     }
   });
 }
+
+/** Message members the A2A 1.0 JSON mapping gives as strings (`contextId: {}` is not coerced to "[object Object]"). */
+const MESSAGE_STRING_MEMBERS = ['messageId', 'contextId', 'taskId'] as const;
+
+/** Throws unless `value` is absent (`undefined`/`null`) or passes `test`. */
+function assertOptional(value: unknown, path: string, expected: string, test: (v: unknown) => boolean): void {
+  if (value !== undefined && value !== null && !test(value)) {
+    throw new RequestMalformedError(`${path} must be ${expected}`);
+  }
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every(isString);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,68 @@
+import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
+import { TestServer, startTestServer } from '../utils/test-app';
+
+const REST_V1 = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
+const SHORTLIST = { superqodeSkill: 'harness-shortlist' };
+
+/**
+ * SendMessage members of the wrong JSON type are invalid params on both 1.0 bindings, never
+ * coerced by the SDK's decoder (`contextId: {}` became the shared context "[object Object]",
+ * `acceptedOutputModes: "text/plain"` was read as "anything").
+ */
+describe('SendMessage member types (A2A 1.0.1 §3.2.1, §4.1.4; issue #11)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({});
+  });
+  afterAll(() => server.close());
+
+  const message = (extra: Record<string, unknown> = {}) => aMessage('open source harness', { metadata: SHORTLIST, ...extra });
+
+  it.each([
+    ['an object contextId', { message: message({ contextId: { a: 1 } }) }, /message\.contextId must be a string/],
+    ['a numeric messageId', { message: message({ messageId: 5 }) }, /message\.messageId must be a string/],
+    ['an array taskId', { message: message({ taskId: ['t'] }) }, /message\.taskId must be a string/],
+    ['string referenceTaskIds', { message: message({ referenceTaskIds: 'x' }) }, /referenceTaskIds must be an array of strings/],
+    ['numeric extensions', { message: message({ extensions: 5 }) }, /message\.extensions must be an array of strings/],
+    ['string message metadata', { message: { ...message(), metadata: 'x' } }, /message\.metadata must be an object/],
+    ['string request metadata', { message: message(), metadata: 'x' }, /^metadata must be an object/],
+    ['a scalar configuration', { message: message(), configuration: 5 }, /^configuration must be an object/],
+    [
+      'a string acceptedOutputModes',
+      { message: message(), configuration: { acceptedOutputModes: 'image/png' } },
+      /acceptedOutputModes must be an array of strings/,
+    ],
+    [
+      'non-string acceptedOutputModes',
+      { message: message(), configuration: { acceptedOutputModes: [1] } },
+      /acceptedOutputModes must be an array of strings/,
+    ],
+    ['a negative historyLength', { message: message(), configuration: { historyLength: -1 } }, /historyLength must be/],
+    ['a string returnImmediately', { message: message(), configuration: { returnImmediately: 'yes' } }, /returnImmediately must be a boolean/],
+  ])('%s: JSON-RPC -32602 with the id, REST 400 INVALID_ARGUMENT', async (_name, params, text) => {
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', params, 'm7'), V1);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: 'm7', error: { code: -32602 } });
+    expect(r.body.error.message).toMatch(text);
+    const s = await post(`${server.url}/message:send`, params, REST_V1);
+    expect(s.status).toBe(400);
+    expect(s.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(s.body.error.message).toMatch(text);
+    const streamed = await post(server.url, aJsonRpcRequest('SendStreamingMessage', params, 's7'), V1);
+    expect(streamed.body).toMatchObject({ id: 's7', error: { code: -32602 } });
+  });
+
+  it('well-typed members (ids, references, configuration) are still served', async () => {
+    const params = {
+      message: message({ contextId: 'ctx-typed', referenceTaskIds: [], extensions: [] }),
+      configuration: { acceptedOutputModes: ['text/plain'], historyLength: 2, returnImmediately: false },
+      metadata: {},
+    };
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', params), V1);
+    expect(r.body.error).toBeUndefined();
+    expect(r.body.result.task).toMatchObject({ contextId: 'ctx-typed', status: { state: 'TASK_STATE_COMPLETED' } });
+    const s = await post(`${server.url}/message:send`, { ...params, message: message({ contextId: 'ctx-typed-2' }) }, REST_V1);
+    expect(s.status).toBe(200);
+    expect(s.body.task.contextId).toBe('ctx-typed-2');
+  });
+});

@@ -65,4 +65,32 @@ describe('SendMessage member types (A2A 1.0.1 §3.2.1, §4.1.4; issue #11)', () 
     expect(s.status).toBe(200);
     expect(s.body.task.contextId).toBe('ctx-typed-2');
   });
+
+  describe('historyLength on JSON-RPC GetTask / ListTasks is checked as on HTTP+JSON', () => {
+    let taskId: string;
+    beforeAll(async () => {
+      const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: message() }), V1);
+      taskId = r.body.result.task.id;
+    });
+
+    it.each([
+      ['-1', -1],
+      ['1.5', 1.5],
+      ['"2"', '2'],
+    ])('historyLength %s: -32602 with the id (REST answers 400 for the same query)', async (_name, historyLength) => {
+      for (const method of ['GetTask', 'ListTasks']) {
+        const params = method === 'GetTask' ? { id: taskId, historyLength } : { historyLength };
+        const r = await post(server.url, aJsonRpcRequest(method, params, 'h1'), V1);
+        expect(r.body).toMatchObject({ id: 'h1', error: { code: -32602 } });
+        expect(r.body.error.message).toMatch(/historyLength must be a non-negative integer/);
+      }
+    });
+
+    it('historyLength 0 and 1 are served', async () => {
+      const none = await post(server.url, aJsonRpcRequest('GetTask', { id: taskId, historyLength: 0 }), V1);
+      expect(none.body.result.history ?? []).toHaveLength(0);
+      const one = await post(server.url, aJsonRpcRequest('GetTask', { id: taskId, historyLength: 1 }), V1);
+      expect(one.body.result.history).toHaveLength(1);
+    });
+  });
 });

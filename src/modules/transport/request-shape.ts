@@ -73,6 +73,19 @@ export function assertSendRequestShape(params: unknown): void {
   assertOptional(configuration.returnImmediately, 'configuration.returnImmediately', 'a boolean', isBoolean);
 }
 
+/** JSON-RPC 1.0 methods whose params carry `historyLength` (HTTP+JSON checks its query parameters). */
+export const HISTORY_METHODS = new Set(['GetTask', 'ListTasks']);
+
+/**
+ * Checks `historyLength` of a JSON-RPC GetTask / ListTasks request as HTTP+JSON checks the query
+ * parameter: a non-negative integer, not `-1` read as "no history" nor `"2"` or `1.5` coerced.
+ * @throws {RequestMalformedError} (-32602) naming the member.
+ * @see A2A specification 1.0.1 §3.1.3 GetTask, §3.1.4 ListTasks.
+ */
+export function assertHistoryLengthShape(params: unknown): void {
+  if (isObject(params)) assertOptional(params.historyLength, 'historyLength', 'a non-negative integer', isCount);
+}
+
 /** JSON-RPC 0.3 methods whose params carry a client `message`. */
 export const LEGACY_MESSAGE_METHODS = new Set(['message/send', 'message/stream']);
 

@@ -15,7 +15,14 @@ import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
-import { LEGACY_MESSAGE_METHODS, MESSAGE_METHODS, assertLegacyMessageShape, assertSendRequestShape } from '../request-shape';
+import {
+  HISTORY_METHODS,
+  LEGACY_MESSAGE_METHODS,
+  MESSAGE_METHODS,
+  assertHistoryLengthShape,
+  assertLegacyMessageShape,
+  assertSendRequestShape,
+} from '../request-shape';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
 /** 0.3 streaming methods: every answer, errors included, is SSE with plain `data:` frames. */
@@ -63,6 +70,7 @@ export class JsonRpcController {
     try {
       const message = (envelope.request.params as { message?: unknown } | undefined)?.message;
       if (!legacy && MESSAGE_METHODS.has(method)) assertSendRequestShape(envelope.request.params);
+      if (!legacy && HISTORY_METHODS.has(method)) assertHistoryLengthShape(envelope.request.params);
       if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacyMessageShape(message);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
       if (!legacy && SEND_METHODS.has(method)) {

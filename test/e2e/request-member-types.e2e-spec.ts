@@ -93,4 +93,15 @@ describe('SendMessage member types (A2A 1.0.1 §3.2.1, §4.1.4; issue #11)', () 
       expect(one.body.result.history).toHaveLength(1);
     });
   });
+
+  it.each([
+    ['a numeric', 5],
+    ['an object', {}],
+  ])('%s task id on GetTask / CancelTask / SubscribeToTask: -32602, not "Task not found: [object Object]"', async (_name, id) => {
+    for (const method of ['GetTask', 'CancelTask', 'SubscribeToTask']) {
+      const r = await post(server.url, aJsonRpcRequest(method, { id }, 't1'), V1);
+      expect(r.body).toMatchObject({ id: 't1', error: { code: -32602 } });
+      expect(r.body.error.message).toMatch(/^id must be a string/);
+    }
+  });
 });

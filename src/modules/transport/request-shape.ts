@@ -73,17 +73,21 @@ export function assertSendRequestShape(params: unknown): void {
   assertOptional(configuration.returnImmediately, 'configuration.returnImmediately', 'a boolean', isBoolean);
 }
 
-/** JSON-RPC 1.0 methods whose params carry `historyLength` (HTTP+JSON checks its query parameters). */
-export const HISTORY_METHODS = new Set(['GetTask', 'ListTasks']);
+/** JSON-RPC 1.0 methods on one task (`params.id`) or on the task list. */
+export const TASK_METHODS = new Set(['GetTask', 'CancelTask', 'SubscribeToTask', 'ListTasks']);
 
 /**
- * Checks `historyLength` of a JSON-RPC GetTask / ListTasks request as HTTP+JSON checks the query
- * parameter: a non-negative integer, not `-1` read as "no history" nor `"2"` or `1.5` coerced.
+ * Checks a JSON-RPC GetTask / CancelTask / SubscribeToTask / ListTasks request as HTTP+JSON
+ * checks its path and query: the task `id` a string (not `5` or `{}` coerced to "[object Object]"),
+ * `historyLength` a non-negative integer (not `-1` read as "no history", nor `"2"` or `1.5`).
+ * An absent id is left to the handler ("Task ID is required").
  * @throws {RequestMalformedError} (-32602) naming the member.
- * @see A2A specification 1.0.1 §3.1.3 GetTask, §3.1.4 ListTasks.
+ * @see A2A specification 1.0.1 §3.1.3-§3.1.6.
  */
-export function assertHistoryLengthShape(params: unknown): void {
-  if (isObject(params)) assertOptional(params.historyLength, 'historyLength', 'a non-negative integer', isCount);
+export function assertTaskRequestShape(params: unknown): void {
+  if (!isObject(params)) return;
+  assertOptional(params.id, 'id', 'a string', isString);
+  assertOptional(params.historyLength, 'historyLength', 'a non-negative integer', isCount);
 }
 
 /** JSON-RPC 0.3 methods whose params carry a client `message`. */

@@ -16,12 +16,12 @@ import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
 import {
-  HISTORY_METHODS,
   LEGACY_MESSAGE_METHODS,
   MESSAGE_METHODS,
-  assertHistoryLengthShape,
+  TASK_METHODS,
   assertLegacyMessageShape,
   assertSendRequestShape,
+  assertTaskRequestShape,
 } from '../request-shape';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
@@ -70,7 +70,7 @@ export class JsonRpcController {
     try {
       const message = (envelope.request.params as { message?: unknown } | undefined)?.message;
       if (!legacy && MESSAGE_METHODS.has(method)) assertSendRequestShape(envelope.request.params);
-      if (!legacy && HISTORY_METHODS.has(method)) assertHistoryLengthShape(envelope.request.params);
+      if (!legacy && TASK_METHODS.has(method)) assertTaskRequestShape(envelope.request.params);
       if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacyMessageShape(message);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
       if (!legacy && SEND_METHODS.has(method)) {

@@ -1,4 +1,4 @@
-import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
+import { aJsonRpcRequest, aLegacyMessage, aMessage, post, V1 } from '../fixtures/builders';
 import { TestServer, startTestServer } from '../utils/test-app';
 
 const REST_V1 = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
@@ -103,5 +103,41 @@ describe('SendMessage member types (A2A 1.0.1 §3.2.1, §4.1.4; issue #11)', () 
       expect(r.body).toMatchObject({ id: 't1', error: { code: -32602 } });
       expect(r.body.error.message).toMatch(/^id must be a string/);
     }
+  });
+
+  describe('A2A 0.3 JSON-RPC: the same member types, before the SDK translation', () => {
+    const legacyParams = (extra: Record<string, unknown> = {}, request: Record<string, unknown> = {}) => ({
+      message: aLegacyMessage('open source harness', { metadata: SHORTLIST, ...extra }),
+      ...request,
+    });
+
+    it.each([
+      ['an object contextId (was -32603)', legacyParams({ contextId: { a: 1 } }), /message\.contextId must be a string/],
+      ['a numeric taskId', legacyParams({ taskId: 5 }), /message\.taskId must be a string/],
+      [
+        'a string acceptedOutputModes (was spread into characters)',
+        legacyParams({}, { configuration: { acceptedOutputModes: 'image/png' } }),
+        /acceptedOutputModes must be an array of strings/,
+      ],
+      ['a string configuration', legacyParams({}, { configuration: 'x' }), /^configuration must be an object/],
+    ])('message/send with %s: -32602 with the id', async (_name, params, text) => {
+      const r = await post(server.url, aJsonRpcRequest('message/send', params, 'l7'));
+      expect(r.body).toMatchObject({ id: 'l7', error: { code: -32602 } });
+      expect(r.body.error.message).toMatch(text);
+    });
+
+    it.each([['tasks/get'], ['tasks/cancel']])('%s with an object or numeric id (was -32603): -32602', async (method) => {
+      for (const id of [{}, 5]) {
+        const r = await post(server.url, aJsonRpcRequest(method, { id }, 'l8'));
+        expect(r.body).toMatchObject({ id: 'l8', error: { code: -32602 } });
+        expect(r.body.error.message).toMatch(/^id must be a string/);
+      }
+    });
+
+    it('a well-typed 0.3 send is still served', async () => {
+      const params = legacyParams({ contextId: 'ctx-legacy' }, { configuration: { acceptedOutputModes: ['text/plain'] } });
+      const r = await post(server.url, aJsonRpcRequest('message/send', params));
+      expect(r.body.result).toMatchObject({ kind: 'task', contextId: 'ctx-legacy', status: { state: 'completed' } });
+    });
   });
 });

@@ -21,11 +21,7 @@ export const MESSAGE_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 export function assertMessageShape(message: unknown): void {
   if (message === undefined || message === null) return;
   if (!isObject(message)) throw new RequestMalformedError('message must be an object');
-  for (const k of MESSAGE_STRING_MEMBERS) assertOptional(message[k], `message.${k}`, 'a string', isString);
-  for (const k of ['referenceTaskIds', 'extensions']) {
-    assertOptional(message[k], `message.${k}`, 'an array of strings', isStringArray);
-  }
-  assertOptional(message.metadata, 'message.metadata', 'an object', isObject);
+  assertMessageMembers(message);
   const parts = message.parts;
   if (parts === undefined || parts === null) return;
   if (!Array.isArray(parts)) throw new RequestMalformedError('message.parts must be an array');
@@ -64,6 +60,26 @@ export function assertPartShape(part: unknown, path: string): void {
 export function assertSendRequestShape(params: unknown): void {
   if (!isObject(params)) return;
   assertMessageShape(params.message);
+  assertSendOptions(params);
+}
+
+/**
+ * {@link assertSendRequestShape} for A2A 0.3 `message/send` / `message/stream` params: the same
+ * member types (0.3 names them alike), then {@link assertLegacyMessageShape} for the parts.
+ * `contextId: {}` made the SDK's translation throw (-32603), `acceptedOutputModes: "image/png"`
+ * was spread into characters.
+ * @throws {RequestMalformedError} (-32602) naming the offending member.
+ * @see A2A specification 0.3 §7.1 message/send, §6.4 Message.
+ */
+export function assertLegacySendRequestShape(params: unknown): void {
+  if (!isObject(params)) return;
+  if (isObject(params.message)) assertMessageMembers(params.message);
+  assertSendOptions(params);
+  assertLegacyMessageShape(params.message);
+}
+
+/** `metadata` and `configuration` of a send request (the same members in 1.0 and 0.3). */
+function assertSendOptions(params: Record<string, unknown>): void {
   assertOptional(params.metadata, 'metadata', 'an object', isObject);
   const configuration = params.configuration;
   assertOptional(configuration, 'configuration', 'an object', isObject);
@@ -75,6 +91,8 @@ export function assertSendRequestShape(params: unknown): void {
 
 /** JSON-RPC 1.0 methods on one task (`params.id`) or on the task list. */
 export const TASK_METHODS = new Set(['GetTask', 'CancelTask', 'SubscribeToTask', 'ListTasks']);
+/** JSON-RPC 0.3 methods on one task (`params.id`), checked by {@link assertTaskRequestShape} too. */
+export const LEGACY_TASK_METHODS = new Set(['tasks/get', 'tasks/cancel', 'tasks/resubscribe']);
 
 /**
  * Checks a JSON-RPC GetTask / CancelTask / SubscribeToTask / ListTasks request as HTTP+JSON
@@ -114,6 +132,15 @@ export function assertLegacyMessageShape(message: unknown): void {
       throw new RequestMalformedError(`${path}.file needs bytes (base64) or uri, as a string`);
     }
   });
+}
+
+/** Message members of string / string-array / object type, checked before the SDK coerces them. */
+function assertMessageMembers(message: Record<string, unknown>): void {
+  for (const k of MESSAGE_STRING_MEMBERS) assertOptional(message[k], `message.${k}`, 'a string', isString);
+  for (const k of ['referenceTaskIds', 'extensions']) {
+    assertOptional(message[k], `message.${k}`, 'an array of strings', isStringArray);
+  }
+  assertOptional(message.metadata, 'message.metadata', 'an object', isObject);
 }
 
 /** Message members the A2A 1.0 JSON mapping gives as strings (`contextId: {}` is not coerced to "[object Object]"). */

@@ -17,9 +17,10 @@ import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.fi
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
 import {
   LEGACY_MESSAGE_METHODS,
+  LEGACY_TASK_METHODS,
   MESSAGE_METHODS,
   TASK_METHODS,
-  assertLegacyMessageShape,
+  assertLegacySendRequestShape,
   assertSendRequestShape,
   assertTaskRequestShape,
 } from '../request-shape';
@@ -68,10 +69,10 @@ export class JsonRpcController {
     const { id = null, method } = envelope.request;
     let context: ServerCallContext;
     try {
-      const message = (envelope.request.params as { message?: unknown } | undefined)?.message;
-      if (!legacy && MESSAGE_METHODS.has(method)) assertSendRequestShape(envelope.request.params);
-      if (!legacy && TASK_METHODS.has(method)) assertTaskRequestShape(envelope.request.params);
-      if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacyMessageShape(message);
+      const params: unknown = envelope.request.params;
+      if ((legacy ? LEGACY_TASK_METHODS : TASK_METHODS).has(method)) assertTaskRequestShape(params);
+      if (!legacy && MESSAGE_METHODS.has(method)) assertSendRequestShape(params);
+      if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacySendRequestShape(params);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
       if (!legacy && SEND_METHODS.has(method)) {
         rejectAmbiguousParts((envelope.request.params as { message?: unknown } | undefined)?.message);

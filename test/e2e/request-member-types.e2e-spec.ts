@@ -1,4 +1,5 @@
 import { aJsonRpcRequest, aLegacyMessage, aMessage, post, V1 } from '../fixtures/builders';
+import { httpRequest, parseRawResponse, rawSocket } from '../utils/raw-http';
 import { TestServer, startTestServer } from '../utils/test-app';
 
 const REST_V1 = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
@@ -138,6 +139,38 @@ describe('SendMessage member types (A2A 1.0.1 §3.2.1, §4.1.4; issue #11)', () 
       const params = legacyParams({ contextId: 'ctx-legacy' }, { configuration: { acceptedOutputModes: ['text/plain'] } });
       const r = await post(server.url, aJsonRpcRequest('message/send', params));
       expect(r.body.result).toMatchObject({ kind: 'task', contextId: 'ctx-legacy', status: { state: 'completed' } });
+    });
+  });
+
+  describe('repeated request fields are refused, not silently narrowed', () => {
+    it.each([
+      ['status', 'status=TASK_STATE_COMPLETED&status=TASK_STATE_FAILED'],
+      ['pageSize', 'pageSize=1&pageSize=2'],
+      ['contextId', 'contextId=a&contextId=b'],
+    ])('GET /tasks with %s twice: 400 INVALID_ARGUMENT naming it (was: the filter dropped)', async (name, query) => {
+      const r = await httpRequest(server.url, { path: `/tasks?${query}`, headers: { 'A2A-Version': '1.0' } });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+      expect(r.body.error.message).toBe(`${name} must be given at most once`);
+    });
+
+    it('two Host lines (loopback first, a foreign name second): 400 in the binding shape (RFC 9112 §3.2)', async () => {
+      const body = JSON.stringify(aJsonRpcRequest('ListTasks', {}));
+      const s = await rawSocket(
+        server.url,
+        'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n' +
+          `A2A-Version: 1.0\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      const reply = parseRawResponse(await s.closed);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/more than one Host/) } });
+      const rest = await rawSocket(
+        server.url,
+        'GET /tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nA2A-Version: 1.0\r\nConnection: close\r\n\r\n',
+      );
+      const restReply = parseRawResponse(await rest.closed);
+      expect(restReply.status).toBe(400);
+      expect(restReply.body.error).toMatchObject({ code: 400 });
     });
   });
 });

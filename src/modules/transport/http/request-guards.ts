@@ -20,7 +20,7 @@ const EXPOSE_HEADERS = 'A2A-Version, A2A-Extensions, X-A2A-Extensions, WWW-Authe
  * and reaches no code of ours; a Nest guard would run after the body is read and never for the
  * plain Fastify card routes or unknown routes). In order:
  * 1. `Host` must be a loopback name, the public URL's host or an `--allowed-host` (DNS
- *    rebinding), else **421**;
+ *    rebinding), else **421**; more than one `Host` line is a **400**;
  * 2. `OPTIONS` is a CORS preflight: **204**; discovery paths allow any origin, RPC routes only
  *    the server's own origin and `--cors-origin` origins (others get no `Access-Control-*`);
  * 3. an `Origin` that is not the server's own nor a `--cors-origin`, or `Sec-Fetch-Site:
@@ -50,6 +50,9 @@ export function registerRequestGuards(fastify: FastifyInstance, config: A2aConfi
       reply.header('connection', 'close').header('retry-after', '1');
       return refuse(request, reply, new HttpException(overCapMessage(config.http.maxConnectionsPerAddress), 503), config);
     }
+    if (hostFieldLines(request.raw.rawHeaders) > 1) {
+      return refuse(request, reply, new HttpException('Malformed HTTP request: more than one Host header.', 400), config);
+    }
     const host = String(request.headers.host ?? '').toLowerCase();
     if (!hostAllowed(host, hosts)) {
       return refuse(request, reply, new HttpException(`Host "${host.slice(0, 100)}" is not served here (see --allowed-host).`, 421), config);
@@ -76,6 +79,16 @@ export function registerRequestGuards(fastify: FastifyInstance, config: A2aConfi
     }
     done();
   });
+}
+
+/**
+ * How many `Host` field lines a request has: more than one is a 400 (RFC 9112 §3.2); Node keeps
+ * only the first in `headers.host`, so `Host: 127.0.0.1` + `Host: evil.example` passed the check.
+ */
+function hostFieldLines(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === 'host') n++;
+  return n;
 }
 
 /** True for a loopback name (any port), or a name in `hosts` (with or without its port). */

@@ -15,7 +15,15 @@ import { writeSse, writeSseError } from '../sse-writer';
 import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
-import { LEGACY_MESSAGE_METHODS, MESSAGE_METHODS, assertLegacyMessageShape, assertMessageShape } from '../request-shape';
+import {
+  LEGACY_MESSAGE_METHODS,
+  LEGACY_TASK_METHODS,
+  MESSAGE_METHODS,
+  TASK_METHODS,
+  assertLegacySendRequestShape,
+  assertSendRequestShape,
+  assertTaskRequestShape,
+} from '../request-shape';
 
 const LEGACY_RESUBSCRIBE = 'tasks/resubscribe';
 /** 0.3 streaming methods: every answer, errors included, is SSE with plain `data:` frames. */
@@ -61,9 +69,10 @@ export class JsonRpcController {
     const { id = null, method } = envelope.request;
     let context: ServerCallContext;
     try {
-      const message = (envelope.request.params as { message?: unknown } | undefined)?.message;
-      if (!legacy && MESSAGE_METHODS.has(method)) assertMessageShape(message);
-      if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacyMessageShape(message);
+      const params: unknown = envelope.request.params;
+      if ((legacy ? LEGACY_TASK_METHODS : TASK_METHODS).has(method)) assertTaskRequestShape(params);
+      if (!legacy && MESSAGE_METHODS.has(method)) assertSendRequestShape(params);
+      if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacySendRequestShape(params);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
       if (!legacy && SEND_METHODS.has(method)) {
         rejectAmbiguousParts((envelope.request.params as { message?: unknown } | undefined)?.message);

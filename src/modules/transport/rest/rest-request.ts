@@ -62,11 +62,15 @@ export function integerParam(name: string, value: unknown, min: number, max = Nu
 
 /**
  * ListTasks query (`GET /tasks`) → SDK `ListTasksRequest`, with the SDK REST router's rules:
- * `pageSize` 1-100, `historyLength` ≥ 0, `status` by name or number, `includeArtifacts=true`.
+ * `pageSize` 1-100, `historyLength` ≥ 0, `status` by name or number, `includeArtifacts=true`;
+ * a repeated parameter is invalid (not silently dropped: `status=A&status=B` filtered nothing).
  * @see A2A specification §3.1.4 ListTasks, §11.3.
  */
 export function listTasksRequest(query: Record<string, unknown>): ListTasksRequest {
-  const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : '');
+  const str = (k: string) => {
+    if (Array.isArray(query[k])) throw new RequestMalformedError(`${k} must be given at most once`);
+    return typeof query[k] === 'string' ? (query[k] as string) : '';
+  };
   const status = str('status');
   const has = (k: string) => str(k) !== '';
   return {

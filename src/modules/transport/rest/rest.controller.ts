@@ -18,7 +18,7 @@ import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse } from '../sse-writer';
 import { A2A_REQUEST_HANDLER } from '../transport.constants';
 import { A2aConfig } from '../../../config/a2a.config';
-import { assertMessageShape } from '../request-shape';
+import { assertSendRequestShape } from '../request-shape';
 import { RestExceptionFilter } from './rest-exception.filter';
 import { integerParam, listTasksJson, listTasksRequest, readJsonBody, replyMediaType } from './rest-request';
 
@@ -151,7 +151,7 @@ export class RestController {
   /** A SendMessage body: depth-bounded JSON whose `message` has a decodable shape. */
   private messageBody(req: FastifyRequest): Record<string, unknown> {
     const body = readJsonBody(req, this.config.http.maxJsonDepth);
-    assertMessageShape(body.message);
+    assertSendRequestShape(body);
     rejectAmbiguousParts(body.message);
     return body;
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Message, SendMessageRequest } from '@a2a-js/sdk';
+import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { A2aSkill } from './a2a-skill';
@@ -9,7 +9,9 @@ import { messageText } from './message-parts';
 /**
  * Chooses the skill that answers one turn.
  * Order: an explicit skill id in request metadata, then in message metadata
- * (`superqodeSkill`, alias `superqode_skill`); else the first served skill whose narrow phrase
+ * (`superqodeSkill`, alias `superqode_skill`); else, for a message that continues an existing
+ * task (its `taskId`) or a skill's context ({@link A2aSkill.continues}), the skill that owns it,
+ * whatever the text; else the first served skill whose narrow phrase
  * match accepts the text; else the last served skill (the catch-all). Phrase routing skips skills
  * the caller may not run (`accessRefusal`, issue #12); an explicit id is returned as named.
  */
@@ -30,14 +32,17 @@ export class SkillRouter {
   /**
    * Resolves the skill for a SendMessage request.
    * @param context - The caller's call context; without it every served skill is a candidate.
+   * @param task - The stored task the message continues (`message.taskId`), if any: its owner
+   *   skill (task metadata `superqodeSkill`) answers the turn.
    * @throws {RequestMalformedError} The request names a skill id this deployment does not serve
    *   (the message lists the served ids), or no skill is served at all.
    */
-  resolve(
+  async resolve(
     request: Pick<SendMessageRequest, 'metadata'>,
     message: Message | undefined,
     context?: ServerCallContext,
-  ): A2aSkill {
+    task?: Task,
+  ): Promise<A2aSkill> {
     const served = this.served();
     if (served.length === 0) throw new RequestMalformedError('This agent serves no skill.');
     const explicit =
@@ -57,12 +62,51 @@ export class SkillRouter {
       }
       return skill;
     }
+    const owner = await this.owner(served, message, context, task);
+    if (owner) return owner;
     const open = context ? served.filter((s) => !s.accessRefusal(context)) : served;
     const candidates = open.length > 0 ? open : served;
     if (candidates.length === 1) return candidates[0];
     const text = message ? messageText(message) : '';
     return candidates.find((s) => s.matchesText(text)) ?? candidates[candidates.length - 1];
   }
+
+  /** The served skill that owns the task or context the message continues (routing by text skipped). */
+  private async owner(
+    served: A2aSkill[],
+    message: Message | undefined,
+    context: ServerCallContext | undefined,
+    task: Task | undefined,
+  ): Promise<A2aSkill | undefined> {
+    const ownerId = task ? taskSkillId(task) : undefined;
+    const byTask = ownerId ? served.find((s) => s.id === ownerId) : undefined;
+    if (byTask) return byTask;
+    const contextId = message?.contextId || task?.contextId;
+    if (!contextId || !context || served.length < 2) return undefined;
+    for (const skill of served) if (await skill.continues(contextId, context)) return skill;
+    return undefined;
+  }
+}
+
+/** The skill a stored task records (task metadata, else its status message's metadata). */
+function taskSkillId(task: Task): string | undefined {
+  const value = task.metadata?.[SKILL_METADATA_KEY] ?? task.status?.message?.metadata?.[SKILL_METADATA_KEY];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `ServerCallContext.state` key: the skill the request handler resolved for this request. */
+export const RESOLVED_SKILL_STATE_KEY = 'superqode.skill';
+
+/** Records the resolved skill on the call context, so the executor does not resolve it again. */
+export function rememberResolvedSkill(context: ServerCallContext, skill: A2aSkill): A2aSkill {
+  context.state.set(RESOLVED_SKILL_STATE_KEY, skill);
+  return skill;
+}
+
+/** The skill {@link rememberResolvedSkill} recorded on this call context, if any. */
+export function resolvedSkill(context: ServerCallContext | undefined): A2aSkill | undefined {
+  const value = context?.state.get(RESOLVED_SKILL_STATE_KEY);
+  return value instanceof A2aSkill ? value : undefined;
 }
 
 function explicitSkillId(metadata: Record<string, unknown> | undefined): string | undefined {

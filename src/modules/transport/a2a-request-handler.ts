@@ -4,7 +4,7 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Task } from '@a2a-js/sdk';
-import { SkillRouter } from '../skills/skill-router.service';
+import { SkillRouter, rememberResolvedSkill } from '../skills/skill-router.service';
 import { rememberSkillAccessRefusal } from '../skills/skill-access';
 import type { A2aHttpException } from '../../common/errors/http-rejections';
 import { checkContentModes } from '../skills/content-modes';
@@ -60,7 +60,8 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
-    const skill = this.router.resolve(params, message, context);
+    const task = message.taskId ? await this.tasks.load(message.taskId, context) : undefined;
+    const skill = rememberResolvedSkill(context, await this.router.resolve(params, message, context, task));
     const refusal = skill.accessRefusal(context) ?? (await this.continuationRefusal(message, context));
     if (refusal) throw rememberSkillAccessRefusal(context, refusal);
     checkContentModes(skill.card(), message, params.configuration?.acceptedOutputModes ?? []);

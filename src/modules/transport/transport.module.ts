@@ -11,6 +11,7 @@ import { AGENT_EXECUTOR } from '../skills/skills.constants';
 import { TASK_STORE } from '../tasks/tasks.constants';
 import { ConfiguredTasksModule } from '../tasks/configured-tasks.module';
 import { SuperqodeRequestHandler } from './a2a-request-handler';
+import { JoinedTextPartsStore } from '../tasks/joined-text-parts';
 import { CallContextService } from './call-context.service';
 import { A2aFallbackExceptionFilter } from './a2a-fallback-exception.filter';
 import { JsonRpcController } from './json-rpc/json-rpc.controller';
@@ -32,7 +33,7 @@ import { A2A_REQUEST_HANDLER, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER } from '
       provide: A2A_REQUEST_HANDLER,
       inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter],
       useFactory: (cards: AgentCardService, store: TaskStore, executor: AgentExecutor, router: SkillRouter) =>
-        new SuperqodeRequestHandler(cards.card(), store, executor, router),
+        new SuperqodeRequestHandler(cards.card(), new JoinedTextPartsStore(store), executor, router),
     },
     {
       provide: JSON_RPC_HANDLER,

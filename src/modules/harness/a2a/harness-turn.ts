@@ -7,6 +7,7 @@ import { agentMessage, artifact, textPart } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
+import { APPROVAL_HOW_TO, approvalQuestion } from './approval-prompt';
 import type { SandboxPolicy } from '../sandbox/sandbox-command';
 import { acceptsOutput } from '../../skills/content-modes';
 
@@ -25,7 +26,7 @@ export class HarnessTurn {
   private runId: string | undefined;
   private sessionId: string | undefined;
   private changed: string[] = [];
-  private pending: { tool: string; target: string } | undefined;
+  private pending: Extract<HarnessEvent, { type: 'approval.requested' }>['data'] | undefined;
 
   constructor(
     private readonly ctx: RequestContext,
@@ -57,6 +58,11 @@ export class HarnessTurn {
     this.status(TaskState.TASK_STATE_INPUT_REQUIRED, text);
   }
 
+  /** Ends a begun turn REJECTED, saying why (e.g. the context already has a run in progress). */
+  reject(text: string): void {
+    this.status(TaskState.TASK_STATE_REJECTED, text);
+  }
+
   async on(event: HarnessEvent): Promise<void> {
     switch (event.type) {
       case 'run.started':
@@ -68,7 +74,7 @@ export class HarnessTurn {
       case 'message.delta':
         return this.chunk(event.data.text, false);
       case 'approval.requested':
-        this.pending = { tool: event.data.tool_name, target: event.data.target };
+        this.pending = event.data;
         return;
       case 'artifact.created':
         this.changed = event.data.paths;
@@ -99,8 +105,8 @@ export class HarnessTurn {
       this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }), false, true);
     }
     if (status === 'needs_approval') {
-      const what = this.pending ? `${this.pending.tool} wants to run \`${this.pending.target}\`` : 'a tool call needs approval';
-      return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, `Approval needed: ${what}. Reply "approve" or "deny".`);
+      const question = this.pending ? approvalQuestion(this.pending) : `Approval needed: a tool call. ${APPROVAL_HOW_TO}`;
+      return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, question);
     }
     return this.status(TaskState.TASK_STATE_COMPLETED, text || 'Done.');
   }

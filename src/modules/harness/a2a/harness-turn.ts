@@ -8,12 +8,16 @@ import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
 import { APPROVAL_HOW_TO, approvalQuestion } from './approval-prompt';
+import { ToolProgressLines } from './tool-progress';
+import type { ToolProgress } from './tool-progress';
 import type { SandboxPolicy } from '../sandbox/sandbox-command';
 import { acceptsOutput } from '../../skills/content-modes';
 
 /**
  * One A2A turn of the harness skill: maps Harness Protocol events onto A2A events.
  * - `message.delta` → chunks of the `answer` artifact (`append`, `lastChunk` on the last);
+ * - `tool.requested` (allowed) / `tool.completed` → WORKING updates "running bash: npm test" /
+ *   "wrote src/a.ts", the tool and its target in the message metadata;
  * - `artifact.created` → `changes.diff` (unified diff) at the end;
  * - `run.completed` succeeded → COMPLETED, needs_approval → INPUT_REQUIRED naming the tool call,
  *   stopped at max_iterations → FAILED naming the limit;
@@ -26,6 +30,7 @@ export class HarnessTurn {
   private runId: string | undefined;
   private sessionId: string | undefined;
   private changed: string[] = [];
+  private readonly tools = new ToolProgressLines();
   private pending: Extract<HarnessEvent, { type: 'approval.requested' }>['data'] | undefined;
 
   constructor(
@@ -73,6 +78,10 @@ export class HarnessTurn {
         return this.working({ [RUN_ID_METADATA_KEY]: event.run_id });
       case 'message.delta':
         return this.chunk(event.data.text, false);
+      case 'tool.requested':
+        return this.progress(this.tools.started(event.data));
+      case 'tool.completed':
+        return this.progress(this.tools.completed(event.data));
       case 'approval.requested':
         this.pending = event.data;
         return;
@@ -125,6 +134,15 @@ export class HarnessTurn {
     const { taskId, contextId } = this.ctx;
     const status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
     this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata }));
+  }
+
+  /** A WORKING update whose message says which tool starts or ended (metadata: tool and target). */
+  private progress(line: ToolProgress | undefined): void {
+    if (!line) return;
+    const { taskId, contextId } = this.ctx;
+    const message = agentMessage({ messageId: this.ids.next(), contextId, taskId, parts: [textPart(line.text)], metadata: line.metadata });
+    const status = { state: TaskState.TASK_STATE_WORKING, message, timestamp: this.clock.isoNow() };
+    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
   }
 
   private status(state: TaskState, text: string): void {

@@ -9,6 +9,8 @@ import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
 import { APPROVAL_HOW_TO, approvalQuestion } from './approval-prompt';
 import { ToolProgressLines } from './tool-progress';
+import { checkProgress, checksPart } from './checks-artifact';
+import type { CheckResult } from '../checks/run-checks';
 import type { ToolProgress } from './tool-progress';
 import type { SandboxPolicy } from '../sandbox/sandbox-command';
 import { acceptsOutput } from '../../skills/content-modes';
@@ -21,6 +23,8 @@ import { acceptsOutput } from '../../skills/content-modes';
  * - `artifact.created` → `changes.diff` (unified diff) at the end;
  * - `run.completed` succeeded → COMPLETED, needs_approval → INPUT_REQUIRED naming the tool call,
  *   stopped at max_iterations → FAILED naming the limit;
+ * - `check.completed` → a WORKING progress line, and a line of the `checks` artifact at the end
+ *   (also when failed checks fail the run: `run.failed` code `checks`);
  * - `run.failed` → FAILED with its message; `run.cancelled` → CANCELED.
  * The status message metadata carries `superqodeSkill`, `superqodeSessionId`, `superqodeRunId`.
  */
@@ -31,6 +35,7 @@ export class HarnessTurn {
   private sessionId: string | undefined;
   private changed: string[] = [];
   private readonly tools = new ToolProgressLines();
+  private readonly checks: CheckResult[] = [];
   private pending: Extract<HarnessEvent, { type: 'approval.requested' }>['data'] | undefined;
 
   constructor(
@@ -88,6 +93,9 @@ export class HarnessTurn {
       case 'artifact.created':
         this.changed = event.data.paths;
         return;
+      case 'check.completed':
+        this.checks.push(event.data);
+        return this.progress(checkProgress(event.data));
       case 'run.completed':
         if (event.data.stop_reason === 'max_iterations') {
           return this.status(
@@ -97,6 +105,8 @@ export class HarnessTurn {
         }
         return this.completed(event.data.status, event.data.text);
       case 'run.failed':
+        // Failed checks: the answer, the diff and the check results are still the caller's.
+        if (event.data.code === 'checks') await this.results('');
         return this.status(TaskState.TASK_STATE_FAILED, event.data.message);
       case 'run.cancelled':
         return this.status(TaskState.TASK_STATE_CANCELED, `Cancelled: ${event.data.reason}`);
@@ -106,6 +116,16 @@ export class HarnessTurn {
   }
 
   private async completed(status: 'succeeded' | 'needs_approval', text: string): Promise<void> {
+    await this.results(text);
+    if (status === 'needs_approval') {
+      const question = this.pending ? approvalQuestion(this.pending) : `Approval needed: a tool call. ${APPROVAL_HOW_TO}`;
+      return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, question);
+    }
+    return this.status(TaskState.TASK_STATE_COMPLETED, text || 'Done.');
+  }
+
+  /** The answer's last chunk, then `changes.diff` and `checks` when there is something in them. */
+  private async results(text: string): Promise<void> {
     this.chunk(this.chunks === 0 ? text : '', true);
     const diff = await changesDiff(this.workingDir, this.changed, this.sandbox);
     // The diff is a text/x-diff artifact: left out when the caller's acceptedOutputModes exclude it.
@@ -113,11 +133,9 @@ export class HarnessTurn {
       const part: Part = { content: { $case: 'text', value: diff }, metadata: undefined, filename: 'changes.diff', mediaType: 'text/x-diff' };
       this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }), false, true);
     }
-    if (status === 'needs_approval') {
-      const question = this.pending ? approvalQuestion(this.pending) : `Approval needed: a tool call. ${APPROVAL_HOW_TO}`;
-      return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, question);
+    if (this.checks.length > 0) {
+      this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'checks', parts: [checksPart(this.checks)] }), false, true);
     }
-    return this.status(TaskState.TASK_STATE_COMPLETED, text || 'Done.');
   }
 
   private chunk(text: string, last: boolean): void {

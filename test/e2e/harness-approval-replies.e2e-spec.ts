@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
-import { harnessServerSuite } from '../fakes/harness-server';
+import { harnessServerSuite, sseResults } from '../fakes/harness-server';
 
 const SPEC = `
 name: approval-replies-e2e
@@ -53,6 +53,22 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
     const done = await send(suite.server.url, aMessage(' Y ', { taskId: task.id, contextId: task.contextId }));
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(readFileSync(join(suite.checkout.dir, 'polite.txt'), 'utf8')).toBe(CONTENT);
+  });
+
+  it('a streamed approval reply reports the approved call starting and ending, with its target', async () => {
+    const task = await pausedTask('streamed.txt');
+    expect(task.status.message.metadata).toMatchObject({ superqodeTool: 'write_file', superqodeToolTarget: 'streamed.txt', superqodeToolPhase: 'awaiting_approval' });
+    suite.fake.enqueue({ text: 'Wrote it.' });
+    const res = await fetch(suite.server.url, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify(aJsonRpcRequest('SendStreamingMessage', { message: aMessage('approve', { taskId: task.id, contextId: task.contextId }) })),
+    });
+    const texts = (await sseResults(res))
+      .filter((r) => r.statusUpdate?.status?.state === 'TASK_STATE_WORKING')
+      .map((r) => r.statusUpdate.status.message?.parts?.[0]?.text)
+      .filter(Boolean);
+    expect(texts).toEqual(['running write_file: streamed.txt', 'wrote streamed.txt']);
   });
 
   it('a new message to a context waiting for approval is rejected saying why and what to do', async () => {

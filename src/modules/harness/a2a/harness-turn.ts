@@ -8,7 +8,7 @@ import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
 import type { HarnessEvent } from '../protocol/harness-events';
 import { changesDiff } from './changes-diff';
 import { APPROVAL_HOW_TO, approvalQuestion } from './approval-prompt';
-import { ToolProgressLines } from './tool-progress';
+import { ToolProgressLines, meta } from './tool-progress';
 import { checkProgress, checksPart } from './checks-artifact';
 import type { CheckResult } from '../checks/run-checks';
 import type { ToolProgress } from './tool-progress';
@@ -48,6 +48,11 @@ export class HarnessTurn {
     private readonly sandbox?: SandboxPolicy,
   ) {
     this.answerId = ids.next();
+    // A reply to an approval question: the question's metadata names the call it resumes.
+    const asked = task.status?.message?.metadata;
+    if (typeof asked?.superqodeToolCallId === 'string' && typeof asked.superqodeToolTarget === 'string') {
+      this.tools.remember(asked.superqodeToolCallId, asked.superqodeToolTarget);
+    }
   }
 
   /** First event of the turn: the Task, WORKING. */
@@ -90,6 +95,8 @@ export class HarnessTurn {
       case 'approval.requested':
         this.pending = event.data;
         return;
+      case 'approval.resolved':
+        return event.data.decision === 'approve' ? this.progress(this.tools.approved(event.data.tool_call_id, event.data.tool_name)) : undefined;
       case 'artifact.created':
         this.changed = event.data.paths;
         return;
@@ -119,7 +126,8 @@ export class HarnessTurn {
     await this.results(text);
     if (status === 'needs_approval') {
       const question = this.pending ? approvalQuestion(this.pending) : `Approval needed: a tool call. ${APPROVAL_HOW_TO}`;
-      return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, question);
+      const call = this.pending ? meta(this.pending.tool_name, this.pending.target, this.pending.tool_call_id, 'awaiting_approval') : {};
+      return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, question, call);
     }
     return this.status(TaskState.TASK_STATE_COMPLETED, text || 'Done.');
   }
@@ -163,9 +171,9 @@ export class HarnessTurn {
     this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
   }
 
-  private status(state: TaskState, text: string): void {
+  private status(state: TaskState, text: string, extra: Record<string, unknown> = {}): void {
     const { taskId, contextId } = this.ctx;
-    const metadata = { superqodeSkill: 'superqode-harness', superqodeSessionId: this.sessionId, superqodeRunId: this.runId };
+    const metadata = { superqodeSkill: 'superqode-harness', superqodeSessionId: this.sessionId, superqodeRunId: this.runId, ...extra };
     const message = agentMessage({ messageId: this.ids.next(), contextId, taskId, parts: [textPart(text)], metadata });
     this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: this.clock.isoNow() }, metadata: undefined }));
   }

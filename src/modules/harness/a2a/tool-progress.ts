@@ -9,7 +9,7 @@ export const PROGRESS_TARGET_CHARS = 200;
 /** One WORKING progress line and the metadata of its status message. */
 export interface ToolProgress {
   text: string;
-  /** `superqodeTool`, `superqodeToolTarget`, `superqodeToolCallId`, `superqodeToolPhase` (started | completed), and `superqodeToolOk` once completed. */
+  /** `superqodeTool`, `superqodeToolTarget`, `superqodeToolCallId`, `superqodeToolPhase` (awaiting_approval | started | completed), and `superqodeToolOk` once completed. */
   metadata: Record<string, unknown>;
 }
 
@@ -20,6 +20,17 @@ export interface ToolProgress {
  */
 export class ToolProgressLines {
   private readonly targets = new Map<string, string>();
+
+  /** Remembers a call's target from an earlier turn (the call an approval reply resumes). */
+  remember(callId: string, target: string): void {
+    this.targets.set(callId, target);
+  }
+
+  /** The start line of an approved call, when the approval reply resumes the run. */
+  approved(callId: string, tool: string): ToolProgress {
+    const target = this.targets.get(callId) ?? '';
+    return { text: `running ${tool}: ${short(target)}`, metadata: meta(tool, target, callId, 'started') };
+  }
 
   /** The start line of an allowed call; undefined for a call that waits for approval or is refused. */
   started(call: Requested): ToolProgress | undefined {
@@ -55,6 +66,7 @@ function short(target: string): string {
   return line.length > PROGRESS_TARGET_CHARS ? `${line.slice(0, PROGRESS_TARGET_CHARS)}…` : line;
 }
 
-function meta(tool: string, target: string, callId: string, phase: 'started' | 'completed'): Record<string, unknown> {
+/** Metadata naming a tool call: tool, target, call id and phase. */
+export function meta(tool: string, target: string, callId: string, phase: 'awaiting_approval' | 'started' | 'completed'): Record<string, unknown> {
   return { superqodeTool: tool, superqodeToolTarget: target, superqodeToolCallId: callId, superqodeToolPhase: phase };
 }

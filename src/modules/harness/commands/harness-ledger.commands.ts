@@ -5,7 +5,7 @@ import type { HarnessRunRecord } from '../protocol/harness-records';
 import { loadHarnessSpecOrTemplate } from '../spec/harness-spec.loader';
 import { fail, failOnKnown, storeExists, storePathOf, withHarness } from './harness-cli';
 import type { HarnessCliApi, HarnessStoreFlags } from './harness-cli';
-import { toolCompletedLine, toolRequestedLine } from './harness-event-printer';
+import { checkLine, toolCompletedLine, toolRequestedLine } from './harness-event-printer';
 
 const STORE_FLAG = '--harness-store <path>';
 const STORE_HELP = 'ledger file (default .superqode/a2a/harness.sqlite3)';
@@ -43,6 +43,8 @@ export function eventLine(event: HarnessEvent): string {
       return `${head} ${toolRequestedLine(event.data)}`;
     case 'tool.completed':
       return `${head} ${toolCompletedLine(event.data)}`;
+    case 'check.completed':
+      return `${head} ${checkLine(event.data)}`;
     case 'message.delta':
     case 'message.created':
       return `${head} ${JSON.stringify(event.data.text.slice(0, 120))}`;

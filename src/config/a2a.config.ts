@@ -115,6 +115,7 @@ export class A2aConfig {
       headersTimeoutMs: env('SUPERQODE_A2A_HEADERS_TIMEOUT_MS'),
       requestTimeoutMs: env('SUPERQODE_A2A_REQUEST_TIMEOUT_MS'),
       keepAliveTimeoutMs: env('SUPERQODE_A2A_KEEP_ALIVE_TIMEOUT_MS'),
+      sseKeepAliveMs: env('SUPERQODE_A2A_SSE_KEEPALIVE_MS'),
       maxConnectionsPerAddress: env('SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS'),
     };
     this.store = storeSettings(env);
@@ -203,6 +204,8 @@ export interface HttpServeSettings {
   readonly requestTimeoutMs: number;
   /** Idle keep-alive connection lifetime, ms. */
   readonly keepAliveTimeoutMs: number;
+  /** Interval of the SSE `: keep-alive` comment on every stream, ms (proxies cut silent streams). */
+  readonly sseKeepAliveMs: number;
   /** Open connections per client address; 0 = no cap. */
   readonly maxConnectionsPerAddress: number;
 }

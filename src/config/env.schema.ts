@@ -116,6 +116,8 @@ export const envSchema = z.object({
   SUPERQODE_A2A_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Time a client has to send the whole request, body included, ms; then 408. Streams in reply are not cut. */
   SUPERQODE_A2A_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Interval of the `: keep-alive` comment every SSE stream sends while it waits, ms (issue #16). */
+  SUPERQODE_A2A_SSE_KEEPALIVE_MS: z.coerce.number().int().min(10).max(600_000).default(15_000),
   /** Idle time before a kept-alive connection is closed, ms. */
   SUPERQODE_A2A_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Open connections allowed per client address (0 = no cap); more are answered 503 and closed. */

@@ -129,7 +129,7 @@ describe('The superqode-harness skill over A2A (issue #5)', () => {
         : post(server.url, aJsonRpcRequest('SendMessage', { message }), V1).then((r) => r.body.result.task);
     const asked = await send(aMessage(`write ${file}`));
     expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    expect(asked.status.message.parts[0].text).toMatch(/write_file wants to run .*ask-/);
+    expect(asked.status.message.parts[0].text).toMatch(/write_file wants to write ask-\S+ \(9 bytes\)/);
     expect(existsSync(join(checkout.dir, file))).toBe(false);
     const done = await send(aMessage('approve', { taskId: asked.id, contextId: asked.contextId }));
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');

@@ -9,6 +9,7 @@ import { TASK_STORE } from '../tasks/tasks.constants';
 import { ConfiguredTasksModule } from '../tasks/configured-tasks.module';
 import { SuperqodeRequestHandler } from './a2a-request-handler';
 import { A2A_REQUEST_HANDLER } from './a2a-core.constants';
+import { JoinedTextPartsStore } from '../tasks/joined-text-parts';
 
 /**
  * The A2A protocol core, independent of any binding: the SDK's `DefaultRequestHandler` (as
@@ -24,7 +25,7 @@ import { A2A_REQUEST_HANDLER } from './a2a-core.constants';
       provide: A2A_REQUEST_HANDLER,
       inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter],
       useFactory: (cards: AgentCardService, store: TaskStore, executor: AgentExecutor, router: SkillRouter) =>
-        new SuperqodeRequestHandler(cards, store, executor, router),
+        new SuperqodeRequestHandler(cards, new JoinedTextPartsStore(store), executor, router),
     },
   ],
   exports: [A2A_REQUEST_HANDLER],

@@ -88,15 +88,13 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
-    const skill = this.router.route(params, message, context);
+    const task = message.taskId ? await this.tasks.load(message.taskId, context) : undefined;
+    const skill = await this.router.route(params, message, context, task);
     // A message continuing a task without naming its context is checked against the task's
     // context, and every served skill (not only the one it routes to) may refuse that context,
     // so a harness session bound to another caller is refused before the SDK touches the task.
     let scoped = message;
-    if (message.taskId && !message.contextId) {
-      const task = await this.tasks.load(message.taskId, context);
-      if (task?.contextId) scoped = { ...message, contextId: task.contextId };
-    }
+    if (task?.contextId && !message.contextId) scoped = { ...message, contextId: task.contextId };
     const refusal = skill.accessRefusal(context) ?? (await this.continuationRefusal(scoped.contextId, context));
     if (refusal) throw rememberSkillAccessRefusal(context, refusal);
     checkContentModes(skill.card(), message, params.configuration?.acceptedOutputModes ?? []);

@@ -6,6 +6,7 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/s
 import { Clock, IdGenerator } from '../../common/runtime/clock';
 import { A2aSkill } from './a2a-skill';
 import { SkillRouter } from './skill-router.service';
+import { SKILL_METADATA_KEY } from './skills.constants';
 import { agentMessage, statusUpdate, textPart } from './message-parts';
 
 /**
@@ -29,20 +30,21 @@ export class SkillRouterExecutor implements AgentExecutor {
   /** Runs one turn; never rejects (failures become a FAILED status update). */
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = context;
-    const task = context.task ?? this.newTask(context);
     const watched = publishWatch(bus);
     let skill: A2aSkill;
     try {
       // The request handler's checks routed this message already; route() returns that choice.
-      skill = this.router.route(context.request, context.userMessage, context.context);
+      skill = await this.router.route(context.request, context.userMessage, context.context, context.task);
       // The request handler refuses such a caller before the task exists; never run it here.
       const refusal = skill.accessRefusal(context.context);
       if (refusal) throw refusal;
     } catch (err) {
-      bus.publish(AgentEvent.task(task));
+      bus.publish(AgentEvent.task(context.task ?? this.newTask(context)));
       this.fail(bus, taskId, contextId, err instanceof Error ? err.message : 'No skill matched.');
       return;
     }
+    // The owner skill is recorded on the task: follow-ups on it route back here (skill-router).
+    const task = context.task ?? this.newTask(context, skill.id);
     this.running.set(taskId, { skill, contextId });
     try {
       await skill.execute(context, watched.bus, task);
@@ -71,14 +73,14 @@ export class SkillRouterExecutor implements AgentExecutor {
     if (!run) bus.finished();
   };
 
-  private newTask(context: RequestContext): Task {
+  private newTask(context: RequestContext, skillId?: string): Task {
     return {
       id: context.taskId,
       contextId: context.contextId,
       status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: this.clock.isoNow() },
       artifacts: [],
       history: [context.userMessage],
-      metadata: {},
+      metadata: skillId ? { [SKILL_METADATA_KEY]: skillId } : {},
     };
   }
 

@@ -34,9 +34,9 @@ function routerOver(...skills: A2aSkill[]): SkillRouter {
   return new SkillRouter({ all: () => skills } as unknown as SkillRegistry);
 }
 
-function route(router: SkillRouter, text: string): string {
+async function route(router: SkillRouter, text: string): Promise<string> {
   const message = { parts: [textPart(text)], metadata: undefined } as never;
-  return router.resolve({ metadata: undefined }, message).id;
+  return (await router.resolve({ metadata: undefined }, message)).id;
 }
 
 describe(SkillRouter.name, () => {
@@ -44,22 +44,22 @@ describe(SkillRouter.name, () => {
   const harness = new WordSkill('superqode-harness', null);
   const custom = new WordSkill('repo-facts', 'facts');
 
-  it('routes to a skill added after the built-ins by its phrases, the rest to the catch-all', () => {
+  it('routes to a skill added after the built-ins by its phrases, the rest to the catch-all', async () => {
     const router = routerOver(shortlist, harness, custom);
-    expect(route(router, 'which harness fits?')).toBe('harness-shortlist');
-    expect(route(router, 'repo facts please')).toBe('repo-facts');
-    expect(route(router, 'fix the failing test')).toBe('superqode-harness');
+    expect(await route(router, 'which harness fits?')).toBe('harness-shortlist');
+    expect(await route(router, 'repo facts please')).toBe('repo-facts');
+    expect(await route(router, 'fix the failing test')).toBe('superqode-harness');
   });
 
-  it('without a served catch-all, unclaimed text goes to the first served skill (the shortlist)', () => {
+  it('without a served catch-all, unclaimed text goes to the first served skill (the shortlist)', async () => {
     const router = routerOver(shortlist, new WordSkill('superqode-harness', null, false), custom);
-    expect(route(router, 'fix the failing test')).toBe('harness-shortlist');
-    expect(route(router, 'repo facts please')).toBe('repo-facts');
+    expect(await route(router, 'fix the failing test')).toBe('harness-shortlist');
+    expect(await route(router, 'repo facts please')).toBe('repo-facts');
   });
 
-  it('an explicit superqodeSkill reaches the named skill whatever the text', () => {
+  it('an explicit superqodeSkill reaches the named skill whatever the text', async () => {
     const router = routerOver(shortlist, harness, custom);
     const message = { parts: [textPart('which harness fits?')], metadata: undefined } as never;
-    expect(router.resolve({ metadata: { superqodeSkill: 'repo-facts' } }, message).id).toBe('repo-facts');
+    expect((await router.resolve({ metadata: { superqodeSkill: 'repo-facts' } }, message)).id).toBe('repo-facts');
   });
 });

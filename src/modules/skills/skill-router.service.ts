@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Message, SendMessageRequest } from '@a2a-js/sdk';
+import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { A2aSkill } from './a2a-skill';
@@ -10,10 +10,12 @@ import { messageText } from './message-parts';
 /**
  * Chooses the skill that answers one turn.
  * Order: an explicit skill id in request metadata, then in message metadata
- * (`superqodeSkill`, alias `superqode_skill`); else the first served skill, in card order, whose
- * narrow phrase match accepts the text; else the last served catch-all skill (the harness); else
- * the first served skill (the shortlist). Phrase routing skips skills the caller may not run
- * (`accessRefusal`, issue #12); an explicit id is returned as named.
+ * (`superqodeSkill`, alias `superqode_skill`); else, for a message that continues an existing
+ * task (its `taskId`) or a skill's context ({@link A2aSkill.continues}), the skill that owns it,
+ * whatever the text; else the first served skill, in card order, whose narrow phrase match
+ * accepts the text; else the last served catch-all skill (the harness); else the first served
+ * skill (the shortlist). Phrase routing skips skills the caller may not run (`accessRefusal`,
+ * issue #12); an explicit id is returned as named.
  */
 @Injectable()
 export class SkillRouter {
@@ -38,14 +40,15 @@ export class SkillRouter {
    * @param message - The user message; its `messageId` keys the remembered choice.
    * @throws {RequestMalformedError} As {@link resolve}.
    */
-  route(
+  async route(
     request: Pick<SendMessageRequest, 'metadata'>,
     message: Message,
     context: ServerCallContext,
-  ): A2aSkill {
+    task?: Task,
+  ): Promise<A2aSkill> {
     const routed = context.state.get(ROUTED_SKILL_STATE_KEY) as RoutedSkill | undefined;
     if (routed && routed.messageId === message.messageId) return routed.skill;
-    const skill = this.resolve(request, message, context);
+    const skill = await this.resolve(request, message, context, task);
     context.state.set(ROUTED_SKILL_STATE_KEY, { messageId: message.messageId, skill } satisfies RoutedSkill);
     return skill;
   }
@@ -53,14 +56,17 @@ export class SkillRouter {
   /**
    * Resolves the skill for a SendMessage request.
    * @param context - The caller's call context; without it every served skill is a candidate.
+   * @param task - The stored task the message continues (`message.taskId`), if any: its owner
+   *   skill (task metadata `superqodeSkill`) answers the turn.
    * @throws {RequestMalformedError} The request names a skill id this deployment does not serve
    *   (the message lists the served ids), or no skill is served at all.
    */
-  resolve(
+  async resolve(
     request: Pick<SendMessageRequest, 'metadata'>,
     message: Message | undefined,
     context?: ServerCallContext,
-  ): A2aSkill {
+    task?: Task,
+  ): Promise<A2aSkill> {
     const served = this.served();
     if (served.length === 0) throw new RequestMalformedError('This agent serves no skill.');
     const explicit =
@@ -80,6 +86,8 @@ export class SkillRouter {
       }
       return skill;
     }
+    const owner = await this.owner(served, message, context, task);
+    if (owner) return owner;
     const open = context ? served.filter((s) => !s.accessRefusal(context)) : served;
     const candidates = open.length > 0 ? open : served;
     if (candidates.length === 1) return candidates[0];
@@ -90,6 +98,28 @@ export class SkillRouter {
       candidates[0]
     );
   }
+
+  /** The served skill that owns the task or context the message continues (routing by text skipped). */
+  private async owner(
+    served: A2aSkill[],
+    message: Message | undefined,
+    context: ServerCallContext | undefined,
+    task: Task | undefined,
+  ): Promise<A2aSkill | undefined> {
+    const ownerId = task ? taskSkillId(task) : undefined;
+    const byTask = ownerId ? served.find((s) => s.id === ownerId) : undefined;
+    if (byTask) return byTask;
+    const contextId = message?.contextId || task?.contextId;
+    if (!contextId || !context || served.length < 2) return undefined;
+    for (const skill of served) if (await skill.continues(contextId, context)) return skill;
+    return undefined;
+  }
+}
+
+/** The skill a stored task records (task metadata, else its status message's metadata). */
+function taskSkillId(task: Task): string | undefined {
+  const value = task.metadata?.[SKILL_METADATA_KEY] ?? task.status?.message?.metadata?.[SKILL_METADATA_KEY];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** The routing decision kept on a call context. */

@@ -2,6 +2,9 @@ import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { SSE_HEADERS, formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
 
+/** The SSE comment line sent to keep a quiet stream alive (WHATWG HTML §9.2: lines starting with ':' are ignored). */
+export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
+
 /** How a stream ends when the client goes away. */
 export type DisconnectPolicy = 'drain' | 'stop';
 
@@ -13,6 +16,8 @@ export type DisconnectPolicy = 'drain' | 'stop';
  * - `stop`: end consumption on disconnect (SubscribeToTask persists nothing).
  * A mid-stream failure ends the stream with one error frame: `event: error` (A2A 1.0), or with
  * `errorFrame: 'data'` a plain `data:` frame (A2A 0.3 clients read the JSON-RPC error only there).
+ * With `keepAliveMs`, a `: keep-alive` comment line (ignored by SSE clients) is written at that
+ * interval until the stream ends, so proxies with a read timeout do not cut a quiet stream.
  * @see A2A specification §3.3 streaming; docs/a2a-sdk-on-fastify.md §6.
  */
 export async function writeSse<T>(args: {
@@ -24,6 +29,8 @@ export async function writeSse<T>(args: {
   onDisconnect: DisconnectPolicy;
   headers?: Record<string, string>;
   errorFrame?: SseErrorFrame;
+  /** Interval of the keep-alive comment, ms; none without it. */
+  keepAliveMs?: number;
 }): Promise<void> {
   const { reply, rest, encode } = args;
   const raw = reply.raw;
@@ -36,6 +43,8 @@ export async function writeSse<T>(args: {
   const write = (chunk: string) => {
     if (open && !raw.writableEnded) raw.write(chunk);
   };
+  const keepAlive = args.keepAliveMs ? setInterval(() => write(KEEP_ALIVE_COMMENT), args.keepAliveMs) : undefined;
+  keepAlive?.unref();
   try {
     if (!args.first.done) write(formatSSEEvent(encode(args.first.value)));
     if (!args.first.done) {
@@ -51,6 +60,7 @@ export async function writeSse<T>(args: {
     if (open) write(errorFrame(args.encodeError(err), args.errorFrame));
     else new Logger('SseWriter').warn(`Stream failed after the client left: ${(err as Error)?.message}`);
   } finally {
+    clearInterval(keepAlive);
     if (!raw.writableEnded) raw.end();
   }
 }

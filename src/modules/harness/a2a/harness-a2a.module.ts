@@ -6,6 +6,7 @@ import { HarnessModule } from '../harness.module';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessRuntime } from './harness-runtime';
 import { HarnessSkill } from './harness.skill';
+import { HarnessStartupChecks } from './harness-startup-checks';
 import { activeHarnessProvider } from './active-harness';
 import { ModelRequestReader } from './model-request-reader';
 import { ShortlistRequestReader } from '../../shortlist/shortlist-request-reader';
@@ -37,6 +38,7 @@ const HARNESS = HarnessModule.forRootAsync({
     HarnessRuntime,
     ContextSessions,
     HarnessSkill,
+    HarnessStartupChecks,
     { provide: ShortlistRequestReader, useClass: ModelRequestReader },
   ],
   // HARNESS re-exported: the server's store lifecycle heartbeats and reconciles its ledger.

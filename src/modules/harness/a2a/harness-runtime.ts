@@ -8,8 +8,7 @@ import { hideFromSandbox } from '../sandbox/sandbox-host';
 import type { SandboxName } from '../sandbox/sandbox-probe';
 import { withResolvedSandbox } from '../sandbox/spec-sandbox';
 import { HarnessProviderError } from '../protocol/harness-protocol.errors';
-import { loadHarnessSpec, parseHarnessSpec } from '../spec/harness-spec.loader';
-import { isBuiltinTemplateName } from '../spec/harness-spec.templates';
+import { loadHarnessSpecOrTemplate } from '../spec/harness-spec.loader';
 import type { HarnessSpec } from '../spec/harness-spec.schema';
 
 /**
@@ -42,9 +41,7 @@ export class HarnessRuntime {
     const h = config.harness;
     // Not served: nothing runs, so a spec file is not even read (nor bwrap probed).
     const spec = h.served ? h.spec : 'coding';
-    const loaded = isBuiltinTemplateName(spec)
-      ? parseHarnessSpec(JSON.stringify({ inherits: spec, name: `builtin-${spec}` }), `builtin:${spec}`, process.cwd())
-      : loadHarnessSpec(spec);
+    const loaded = loadHarnessSpecOrTemplate(spec);
     const resolved = h.served ? withResolvedSandbox(loaded.spec, loaded.source) : undefined;
     this.spec = resolved?.spec ?? loaded.spec;
     this.sandbox = resolved?.sandbox ?? 'local';

@@ -17,8 +17,10 @@ import { A2aSkill } from '../../skills/a2a-skill';
 import { A2aSkillProvider, HARNESS_SKILL_ORDER } from '../../skills/a2a-skill-provider.decorator';
 import { messageText } from '../../skills/message-parts';
 import { RUN_ID_METADATA_KEY } from '../../tasks/task-reconciler.service';
-import type { HarnessApprovalDecision, HarnessEvent } from '../protocol/harness-events';
+import type { HarnessEvent } from '../protocol/harness-events';
 import { HarnessProtocolController } from '../protocol/harness-protocol';
+import { HarnessSessionBusyError } from '../protocol/harness-protocol.errors';
+import { APPROVAL_HOW_TO, decisionOf } from './approval-prompt';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
@@ -198,13 +200,34 @@ export class HarnessSkill
       const events = await this.start(context, task, turn, abort.signal);
       if (!events) return;
       turn.begin();
-      for await (const event of events) {
-        if (event.type === 'run.started') entry.runId = event.run_id;
-        await turn.on(event);
+      try {
+        for await (const event of events) {
+          if (event.type === 'run.started') entry.runId = event.run_id;
+          await turn.on(event);
+        }
+      } catch (err) {
+        if (!(err instanceof HarnessSessionBusyError)) throw err;
+        turn.reject(this.busyAnswer(err));
       }
     } finally {
       this.live.delete(context.taskId);
     }
+  }
+
+  /** Why a message to a busy context was not run, and what the caller can do instead. */
+  private busyAnswer(err: HarnessSessionBusyError): string {
+    const running = [...this.live.entries()].find(([, e]) => e.runId === err.runId)?.[0];
+    const which = running ? `task ${running}` : `the task whose superqodeRunId is ${err.runId}`;
+    if (err.status === 'needs_approval') {
+      return (
+        `This context is waiting for an approval on ${which}. Reply "approve" or "deny" on that task ` +
+        '(message.taskId), or cancel it (CancelTask), then send this request again; or send it without a contextId to start a new session.'
+      );
+    }
+    return (
+      `This context is busy: ${which} is still running. Wait for it to finish (GetTask or SubscribeToTask) ` +
+      'or cancel it (CancelTask), then send this request again; or send it without a contextId to start a new session.'
+    );
   }
 
   async cancel(taskId: string): Promise<boolean> {
@@ -227,9 +250,7 @@ export class HarnessSkill
     if (pendingRun) {
       const decision = decisionOf(context.userMessage);
       if (!decision) {
-        turn.askAgain(
-          'Reply "approve" or "deny" (or a data part {"decision": "approve"}) to continue.',
-        );
+        turn.askAgain(`Not understood: the run still waits for a decision. ${APPROVAL_HOW_TO}`);
         return undefined;
       }
       return this.harness.resume(pendingRun, decision, { signal });
@@ -255,23 +276,6 @@ function principalIdOf(context: ServerCallContext | undefined): string {
 function runIdOf(task: Task): string | undefined {
   const v = task.metadata?.[RUN_ID_METADATA_KEY];
   return typeof v === 'string' ? v : undefined;
-}
-
-/** "approve"/"deny" from the text, or `{decision}` from a data part. */
-export function decisionOf(message: Message): HarnessApprovalDecision | undefined {
-  for (const p of message.parts) {
-    const c = p.content;
-    const raw =
-      c?.$case === 'data'
-        ? (c.value as { decision?: unknown })?.decision
-        : c?.$case === 'text'
-          ? c.value
-          : undefined;
-    const word = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-    if (/^(approve|approved|yes|y)\b/.test(word)) return 'approve';
-    if (/^(deny|denied|no|n|reject)\b/.test(word)) return 'deny';
-  }
-  return undefined;
 }
 
 /** The card's words for the sandbox in force. */

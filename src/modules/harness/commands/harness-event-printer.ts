@@ -33,6 +33,12 @@ export function toolCompletedLine(data: HarnessEventDataMap['tool.completed']): 
   return `← ${data.tool_name} failed: ${oneLine(data.output, 80)}`;
 }
 
+/** The summary line of a finished check (`checks.custom_steps`). */
+export function checkLine(data: HarnessEventDataMap['check.completed']): string {
+  const verdict = data.ok ? 'passed' : data.timed_out ? 'timed out' : `failed (exit ${data.exit_code})`;
+  return `check ${data.name} ${verdict} in ${data.duration_ms} ms: ${oneLine(data.command, MAX_TARGET_CHARS)}`;
+}
+
 /** The summary line of a tool call the model asked for. */
 export function toolRequestedLine(data: HarnessEventDataMap['tool.requested']): string {
   const flag =
@@ -120,6 +126,8 @@ export class HarnessEventPrinter {
         };
       case 'artifact.created':
         return { text: `files changed: ${event.data.paths.join(', ')}` };
+      case 'check.completed':
+        return { text: checkLine(event.data) };
       default:
         return this.outcomeLine(event);
     }

@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { CommandRunner, Option, SubCommand } from 'nest-commander';
 import type { HarnessEvent } from '../protocol/harness-events';
 import type { HarnessRunRecord } from '../protocol/harness-records';
-import { loadHarnessSpec } from '../spec/harness-spec.loader';
+import { loadHarnessSpecOrTemplate } from '../spec/harness-spec.loader';
 import { fail, failOnKnown, storeExists, storePathOf, withHarness } from './harness-cli';
 import type { HarnessCliApi, HarnessStoreFlags } from './harness-cli';
-import { toolCompletedLine, toolRequestedLine } from './harness-event-printer';
+import { checkLine, toolCompletedLine, toolRequestedLine } from './harness-event-printer';
 
 const STORE_FLAG = '--harness-store <path>';
 const STORE_HELP = 'ledger file (default .superqode/a2a/harness.sqlite3)';
@@ -43,6 +43,8 @@ export function eventLine(event: HarnessEvent): string {
       return `${head} ${toolRequestedLine(event.data)}`;
     case 'tool.completed':
       return `${head} ${toolCompletedLine(event.data)}`;
+    case 'check.completed':
+      return `${head} ${checkLine(event.data)}`;
     case 'message.delta':
     case 'message.created':
       return `${head} ${JSON.stringify(event.data.text.slice(0, 120))}`;
@@ -54,14 +56,15 @@ export function eventLine(event: HarnessEvent): string {
 }
 
 /**
- * `superqode harness validate FILE`: loads and validates a HarnessSpec. Valid → `valid: <name>`
+ * `superqode harness validate FILE|TEMPLATE`: loads and validates a HarnessSpec file or a
+ * built-in template (`coding`, `read-only`, `no-tool`). Valid → `valid: <name>`
  * on stdout (warnings on stderr), exit 0; invalid → the HarnessSpecError lines on stderr, exit 1.
  */
-@SubCommand({ name: 'validate', arguments: '<file>', description: 'Validate a HarnessSpec file' })
+@SubCommand({ name: 'validate', arguments: '<file>', description: 'Validate a HarnessSpec file or built-in template (coding, read-only, no-tool)' })
 export class ValidateHarnessCommand extends CommandRunner {
   async run([file]: string[]): Promise<void> {
     try {
-      const { spec, warnings } = loadHarnessSpec(file);
+      const { spec, warnings } = loadHarnessSpecOrTemplate(file);
       for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
       process.stdout.write(`valid: ${spec.name} (${file})\n`);
     } catch (err) {

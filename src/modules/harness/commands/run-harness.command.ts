@@ -6,7 +6,7 @@ import type { HarnessApprovalDecision } from '../protocol/harness-events';
 import { HARNESS_PROVIDER_IDS, isHarnessProviderId } from '../providers/model-selection';
 import { hideFromSandbox } from '../sandbox/sandbox-host';
 import { withResolvedSandbox } from '../sandbox/spec-sandbox';
-import { loadHarnessSpec } from '../spec/harness-spec.loader';
+import { loadHarnessSpecOrTemplate } from '../spec/harness-spec.loader';
 import type { LoadedHarnessSpec } from '../spec/harness-spec.loader';
 import { fail, failOnKnown, storeExists, storePathOf, withHarness } from './harness-cli';
 import type { HarnessStoreFlags } from './harness-cli';
@@ -60,7 +60,7 @@ export class RunHarnessCommand extends CommandRunner {
     let loaded: LoadedHarnessSpec;
     let sandboxed: ReturnType<typeof withResolvedSandbox>;
     try {
-      loaded = loadHarnessSpec(flags.spec);
+      loaded = loadHarnessSpecOrTemplate(flags.spec);
       sandboxed = withResolvedSandbox(loaded.spec, loaded.source);
     } catch (err) {
       return failOnKnown(err);
@@ -82,7 +82,7 @@ export class RunHarnessCommand extends CommandRunner {
 
   @Option({
     flags: '--spec <file>',
-    description: 'HarnessSpec file (YAML or JSON)',
+    description: 'HarnessSpec file (YAML or JSON) or built-in template (coding, read-only, no-tool)',
     required: true,
   })
   parseSpec(value: string): string {

@@ -24,6 +24,7 @@ import type { RunSettings } from './run-settings';
 import { handleToolCalls, resolveApproval } from './tool-calls';
 import { WorkspaceInspector } from './workspace.inspector';
 import { sandboxPolicy } from '../sandbox/sandbox-command';
+import { checksFailedMessage, runChecks } from '../checks/run-checks';
 
 /** Options of the run loop (part of `HarnessModuleOptions`). */
 export interface CoreRunOptions {
@@ -221,6 +222,14 @@ export class CoreRunLoop {
   ): Promise<RunTerminal> {
     if (stopReason !== 'approval' && text) {
       await state.scope.recorder.emit('message.created', { role: 'assistant', text });
+    }
+    if (stopReason === 'stop') {
+      const { recorder, settings, signal } = state.scope;
+      const results = await runChecks(settings.spec, settings.workingDir, signal, (r) => recorder.emit('check.completed', r).then(() => undefined));
+      const failedChecks = results.filter((r) => !r.ok);
+      if (failedChecks.length > 0 && settings.spec.checks.on_failure === 'fail') {
+        return outcome.failed('checks', checksFailedMessage(failedChecks));
+      }
     }
     const status = stopReason === 'approval' ? 'needs_approval' : 'succeeded';
     const { iteration: iterations, usage } = state;

@@ -15,6 +15,7 @@ export const HARNESS_EVENT_TYPES = [
   'approval.requested',
   'approval.resolved',
   'artifact.created',
+  'check.completed',
   'run.completed',
   'run.failed',
   'run.cancelled',
@@ -105,6 +106,19 @@ export interface HarnessEventDataMap {
   /** Paths (relative to the working dir, `/`-separated) this run segment created or changed. */
   'artifact.created': { paths: string[] };
   /**
+   * One `checks.custom_steps` entry, run after the model's last turn in the run's sandbox:
+   * `exit_code` null when killed or not started; `output_tail` the end of its output.
+   */
+  'check.completed': {
+    name: string;
+    command: string;
+    ok: boolean;
+    exit_code: number | null;
+    timed_out: boolean;
+    duration_ms: number;
+    output_tail: string;
+  };
+  /**
    * `stop_reason`: the model stopped (`stop`), the iteration cap hit (`max_iterations`), or a
    * tool call waits for approval (`approval`, status `needs_approval`).
    */
@@ -115,13 +129,13 @@ export interface HarnessEventDataMap {
     iterations: number;
     usage: HarnessUsage;
   };
-  /** `code`: what failed (provider, timeout, interrupted, internal); `message` is for people. */
+  /** `code`: what failed (provider, timeout, interrupted, internal, checks); `message` is for people. */
   'run.failed': { code: HarnessFailureCode; message: string };
   'run.cancelled': { reason: string };
 }
 
 /** Failure classes of `run.failed`. */
-export type HarnessFailureCode = 'provider' | 'timeout' | 'interrupted' | 'internal';
+export type HarnessFailureCode = 'provider' | 'timeout' | 'interrupted' | 'internal' | 'checks';
 
 /** Envelope of one event of type `K`. */
 export interface HarnessEventOf<K extends HarnessEventType> {

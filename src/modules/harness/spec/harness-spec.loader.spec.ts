@@ -55,7 +55,7 @@ describe(loadHarnessSpec.name, () => {
       },
       agents: [],
       context: { instruction_files: ['AGENTS.md', 'CLAUDE.md', 'SUPERQODE.md'] },
-      checks: { enabled: false, custom_steps: [] },
+      checks: { enabled: false, on_failure: 'report', custom_steps: [] },
       limits: {
         task_timeout_seconds: 600,
         max_input_bytes: 65536,

@@ -47,6 +47,18 @@ export function loadHarnessSpec(file: string): LoadedHarnessSpec {
 }
 
 /**
+ * A built-in template by name (`coding`, `read-only`, `no-tool`), else a spec file: what every
+ * CLI flag or argument that takes a spec accepts (`serve a2a --spec`, `harness run --spec`,
+ * `harness validate`). A template name wins over a file of that name (write `./coding`).
+ * @returns The spec, `source` (`builtin:<name>` or the file), and warnings.
+ * @throws {HarnessSpecError} See {@link loadHarnessSpec}.
+ */
+export function loadHarnessSpecOrTemplate(ref: string): LoadedHarnessSpec {
+  if (!isBuiltinTemplateName(ref)) return loadHarnessSpec(ref);
+  return parseHarnessSpec(JSON.stringify({ inherits: ref, name: `builtin-${ref}` }), `builtin:${ref}`, process.cwd());
+}
+
+/**
  * Resolves and validates HarnessSpec text. Inheritance: raw objects are deep-merged before
  * validation (child wins, arrays replace, `null` resets to the default); a built-in template
  * name (`coding`, `read-only`, `no-tool`) wins over a file of that name (write `./coding`).

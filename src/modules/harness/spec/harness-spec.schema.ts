@@ -71,7 +71,6 @@ const fileConfinementShape = {
  */
 export const executionPolicySchema = z.strictObject({
   sandbox: z.enum(['local', 'bwrap', 'auto']).default('local'),
-  approval_profile: z.string().min(1).optional(),
   allow_read: z.boolean().default(true),
   allow_write: z.boolean().default(false),
   allow_shell: z.boolean().default(false),
@@ -100,8 +99,13 @@ const modelPolicySchema = z.strictObject({
   max_iterations: positiveInt().default(25),
 });
 
+/**
+ * `checks`: with `enabled`, `custom_steps` run after the model's last turn, in the run's sandbox,
+ * each with its own timeout; `on_failure: fail` fails the run when one fails (`report`: only reported).
+ */
 const checksSchema = z.strictObject({
   enabled: z.boolean().default(false),
+  on_failure: z.enum(['report', 'fail']).default('report'),
   custom_steps: z
     .array(
       z.strictObject({

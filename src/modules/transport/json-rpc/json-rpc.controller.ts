@@ -139,6 +139,7 @@ export class JsonRpcController {
       onDisconnect: STREAM_STOP_METHODS.has(opts.method) ? 'stop' : 'drain',
       headers: opts.headers,
       errorFrame: opts.legacy ? 'data' : 'event',
+      keepAliveMs: this.config.http.sseKeepAliveMs,
     });
   }
 

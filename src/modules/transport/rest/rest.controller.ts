@@ -182,6 +182,7 @@ export class RestController {
       encode: (e) => StreamResponse.toJSON(e),
       encodeError: (err) => renderRestError(err).body,
       onDisconnect,
+      keepAliveMs: this.config.http.sseKeepAliveMs,
     });
   }
 }

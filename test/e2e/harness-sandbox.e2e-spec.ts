@@ -151,6 +151,20 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
     expect(await bash('echo still here')).toMatch(/still here/);
   });
 
+  it('cannot plant a hook, an fsmonitor or an alias in .git/ (read-only without allow_git_writes)', async () => {
+    const out = await bash(
+      'echo "touch PWNED" > .git/hooks/pre-commit 2>/dev/null && echo WROTE-HOOK; ' +
+        'git config core.fsmonitor "touch PWNED" 2>/dev/null && echo WROTE-CONFIG; ' +
+        'echo "[alias] x = !touch PWNED" >> .git/config 2>/dev/null && echo WROTE-ALIAS; echo checked',
+    );
+    expect(out).toMatch(/checked/);
+    expect(out).not.toMatch(/WROTE-/);
+    expect(existsSync(join(checkout.dir, '.git/hooks/pre-commit'))).toBe(false);
+    expect(readFileSync(join(checkout.dir, '.git/config'), 'utf8')).not.toMatch(/fsmonitor|alias/);
+    // The rest of the checkout stays writable.
+    expect(await bash('echo w > writable.txt && echo OK')).toMatch(/OK/);
+  });
+
   it("cannot read the server's task store or ledger", async () => {
     const out = await bash(
       'echo "LS:[$(ls -A .superqode)]"; for f in .superqode/a2a/tasks.sqlite3 ledger.sqlite3; do head -c 15 "$f"; echo " [$f]"; done',

@@ -58,6 +58,8 @@ export interface BwrapPlan {
   system: readonly SystemEntry[];
   etc: readonly string[];
   masked: readonly MaskedPath[];
+  /** Directories inside the working directory bound read-only (its `.git/`, unless allowed). */
+  readOnly?: readonly string[];
   limits: ProcessLimits;
 }
 
@@ -116,6 +118,7 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   for (const file of plan.etc) args.push('--ro-bind', file, file);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   args.push('--bind', plan.workingDir, plan.workingDir);
+  for (const dir of plan.readOnly ?? []) args.push('--ro-bind', dir, dir);
   for (const mask of plan.masked) {
     if (mask.kind === 'dir') args.push('--tmpfs', mask.path);
     else args.push('--ro-bind', '/dev/null', mask.path);

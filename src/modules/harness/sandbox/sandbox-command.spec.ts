@@ -12,6 +12,7 @@ describe(sandboxPolicy.name, () => {
     );
     expect(policy).toEqual({
       sandbox: 'bwrap',
+      allowGitWrites: false,
       allowNetwork: false,
       env: { A: 'b' },
       limits: { processes: 9, addressSpaceBytes: 8 * 1024 ** 3, fileBytes: 1024 ** 3, cpuSeconds: 5 },

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HarnessSpec } from '../spec/harness-spec.schema';
 import { bwrapArgs, type ProcessLimits } from './bwrap-args';
 import { createPidsCgroup, type PidsCgroup } from './pids-cgroup';
@@ -11,6 +13,8 @@ export interface SandboxPolicy {
   allowNetwork: boolean;
   env: Readonly<Record<string, string>>;
   limits: ProcessLimits;
+  /** `execution_policy.allow_git_writes`: else the checkout's `.git/` is read-only in bwrap. */
+  allowGitWrites?: boolean;
 }
 
 /**
@@ -23,6 +27,7 @@ export function sandboxPolicy(spec: HarnessSpec): SandboxPolicy {
     sandbox: policy.sandbox,
     allowNetwork: policy.allow_network,
     env: policy.env,
+    allowGitWrites: policy.allow_git_writes,
     limits: {
       processes: limits.max_processes,
       addressSpaceBytes: limits.max_address_space_bytes,
@@ -79,6 +84,9 @@ export function planSpawn(
       system: systemEntries(),
       etc: etcEntries(),
       masked: maskedPaths(workingDir),
+      // Without allow_git_writes, commands cannot plant hooks, fsmonitor or aliases in .git/
+      // either (the file tools refuse such writes on their own).
+      readOnly: policy.allowGitWrites ? [] : gitDirsOf(workingDir),
       limits: policy.limits,
     },
     command,
@@ -87,4 +95,10 @@ export function planSpawn(
   if (!cgroup) return { file: 'bwrap', args, env, sandbox, cgroup };
   const join = 'echo $$ > "$0" && exec "$@"';
   return { file: '/bin/sh', args: ['-c', join, cgroup.procsFile, 'bwrap', ...args], env, sandbox, cgroup };
+}
+
+/** The working directory's own `.git` directory, when it has one (a `.git` file is a worktree link). */
+function gitDirsOf(workingDir: string): string[] {
+  const dir = join(workingDir, '.git');
+  return existsSync(dir) && statSync(dir).isDirectory() ? [dir] : [];
 }

@@ -56,12 +56,14 @@ export function commanderOf(app: INestApplicationContext): Command {
 export async function createCli(options: CommandFactoryRunOptions = CLI_OPTIONS): Promise<INestApplicationContext> {
   const app = await CommandFactory.createWithoutRunning(CliModule, options);
   const root = commanderOf(app).name('superqode');
-  const visit = (cmd: Command): void => {
-    if (options.errorHandler) cmd.exitOverride(options.errorHandler);
-    cmd.commands.forEach(visit);
-  };
-  visit(root);
+  if (options.errorHandler) exitOverrideEverywhere(root, options.errorHandler);
   return app;
+}
+
+/** Sets `handler` as the exit override of `root` and of every command below it. */
+export function exitOverrideEverywhere(root: Command, handler: (err: Error & { code?: string }) => void): void {
+  root.exitOverride(handler);
+  root.commands.forEach((cmd) => exitOverrideEverywhere(cmd, handler));
 }
 
 /** Runs the command `argv` names (`process.argv` shape) in the CLI container, then closes it. */

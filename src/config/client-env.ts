@@ -25,7 +25,10 @@ export function clientEnv(name: string): string | undefined {
   return v ? v : undefined;
 }
 
-/** `~/.superqode` (follows `HOME`, so tests can point it at a temp directory). */
+/**
+ * `~/.superqode`: `$HOME/.superqode` (read through {@link processEnv}, so tests can point it at a
+ * temp directory, in process too), else the OS home directory's.
+ */
 export function superqodeHome(): string {
-  return join(homedir(), '.superqode');
+  return join(processEnv().HOME || homedir(), '.superqode');
 }

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import type { Command } from 'commander';
 import { CommandFactory, CommandRunnerService } from 'nest-commander';
+import { CliModule } from '../cli.module';
+import { PACKAGE_VERSION } from '../modules/health/package-version';
 
 /** What `CommandFactory` accepts (nest-commander does not export the type by name). */
 type CommandFactoryRunOptions = Extract<Parameters<typeof CommandFactory.createWithoutRunning>[1], { cliName?: string }>;
-import { CliModule } from '../cli.module';
-import { PACKAGE_VERSION } from '../modules/health/package-version';
 
 /** Exit codes of every `superqode` command (README, "CLI"): 0 ok, 1 failure, 2 usage error. */
 export const CLI_EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -1,27 +1,19 @@
 import { Module } from '@nestjs/common';
-import { ApiKeysModule } from './modules/auth/api-keys.module';
-import { A2A_KEYS_COMMANDS } from './modules/auth/commands/a2a-keys.command';
-import { HARNESS_COMMANDS } from './modules/harness/commands/harness.command';
-import { ServeA2aCommand, ServeCommand } from './modules/transport/commands/serve-a2a.command';
-import { CLIENT_COMMANDS, ClientModule } from './modules/client/client.module';
-import { RECONCILE_COMMANDS } from './modules/tasks/commands/reconcile-tasks.command';
-import { DB_COMMANDS } from './modules/tasks/commands/db-migrate.command';
+import { A2aKeysCommandsModule } from './modules/auth/commands/a2a-keys-commands.module';
+import { ClientCommandsModule } from './modules/client/commands/client-commands.module';
+import { HarnessCommandsModule } from './modules/harness/commands/harness-commands.module';
+import { TaskCommandsModule } from './modules/tasks/commands/task-commands.module';
+import { ServeCommandsModule } from './modules/transport/commands/serve-commands.module';
 
 /**
- * Commands of the `superqode` CLI (nest-commander). `serve a2a` builds the server's own container
- * from its flags; the other commands use feature modules directly, so a server setting that would
- * refuse to serve (e.g. a remote host) never stops `a2a-keys`.
+ * The one container of the `superqode` CLI (nest-commander), built by `createCli`
+ * (`src/cli/run-cli.ts`): one feature command module per command tree. No command builds a Nest
+ * application itself: `serve a2a` starts the server through `startServer` (`src/bootstrap.ts`),
+ * and commands whose stores come from their flags open that one feature module through
+ * `withCommandContext` (`src/cli/command-context.ts`). A server setting that would refuse to
+ * serve (e.g. a remote host) never stops `a2a-keys`.
  */
 @Module({
-  imports: [ApiKeysModule, ClientModule],
-  providers: [
-    ServeCommand,
-    ServeA2aCommand,
-    ...A2A_KEYS_COMMANDS,
-    ...CLIENT_COMMANDS,
-    ...HARNESS_COMMANDS,
-    ...RECONCILE_COMMANDS,
-    ...DB_COMMANDS,
-  ],
+  imports: [ServeCommandsModule, A2aKeysCommandsModule, ClientCommandsModule, HarnessCommandsModule, TaskCommandsModule],
 })
 export class CliModule {}

@@ -1,12 +1,14 @@
 import { Env, RawEnv, validateEnv } from './env.schema';
+import { processEnv } from './process-env';
 
 /**
- * Validates `process.env` merged with `overrides` (CLI flags, tests; undefined values dropped).
- * The only other place besides `ConfigModule` that reads `process.env`: the HTTP adapter needs
- * `bodyLimit` and the log level before the Nest container exists.
+ * Validates the process environment ({@link processEnv}) merged with `overrides` (CLI flags,
+ * tests; undefined values dropped). `A2aConfigModule` loads its `ConfigModule` from this (never
+ * from `process.env` directly); the HTTP adapter calls it too, for `bodyLimit` and the log level
+ * before the Nest container exists.
  * @throws {Error} One line per invalid variable.
  */
 export function loadEnv(overrides: RawEnv = {}): Env {
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  return validateEnv({ ...process.env, ...defined });
+  return validateEnv({ ...processEnv(), ...defined });
 }

@@ -1,19 +1,21 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { aKey, aKeySecret, OPERATOR_TOKEN } from '../fixtures/credentials';
-import { requireBuiltCli, superqode, tempHome } from '../fakes/client-cli';
+import { requireBuiltCli, superqode, superqodeInProcess, tempHome } from '../fakes/client-cli';
 import { aV1Card, FakeAgent, json, startFakeAgent } from '../fakes/client-fake-agent';
 import { withSlowExecutor } from '../utils/executor-override';
 import { TestServer, startTestServer } from '../utils/test-app';
 
 jest.setTimeout(30_000);
 
-describe('superqode connect a2a / a2a (built CLI; issue #6)', () => {
+describe('superqode connect a2a / a2a (in process, two runs on the built CLI; issue #6)', () => {
   const secret = aKeySecret();
   const key = aKey(secret).key;
   let server: TestServer;
   let home: string;
-  const run = (args: string[], env: Record<string, string> = {}) => superqode(args, { home, env });
+  // In process (nest-commander-testing); `spawned` runs dist/cli.js, kept for a few smoke tests.
+  const run = (args: string[], env: Record<string, string> = {}) => superqodeInProcess(args, { home, env });
+  const spawned = (args: string[], env: Record<string, string> = {}) => superqode(args, { home, env });
 
   beforeAll(async () => {
     requireBuiltCli();
@@ -29,7 +31,7 @@ describe('superqode connect a2a / a2a (built CLI; issue #6)', () => {
 
   describe('--inspect', () => {
     it('prints discovery, interfaces with reasons, schemes and the call, with no secret anywhere', async () => {
-      const r = await run(['connect', 'a2a', `${server.url}/`, '--inspect', '--token', key, '--header', 'X-Api-Key: sk-proj-abcdefghijklmnop', '--send', 'which harness for rust']);
+      const r = await spawned(['connect', 'a2a', `${server.url}/`, '--inspect', '--token', key, '--header', 'X-Api-Key: sk-proj-abcdefghijklmnop', '--send', 'which harness for rust']);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/\[discovery\] → GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json/);
       expect(r.stdout).toMatch(/\[discovery\] ← 200 OK .*ETag/);
@@ -141,7 +143,7 @@ describe('superqode connect a2a / a2a (built CLI; issue #6)', () => {
     });
 
     it('a2a call of an unknown name exits 1; a2a list with nothing saved says how to save', async () => {
-      const r = await run(['a2a', 'call', 'nope', 'hi']);
+      const r = await spawned(['a2a', 'call', 'nope', 'hi']);
       expect(r.code).toBe(1);
       expect(r.all).toMatch(/no saved connection "nope"/);
       expect((await run(['a2a', 'list'])).stdout).toMatch(/no saved connections/);

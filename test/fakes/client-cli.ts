@@ -59,3 +59,34 @@ export function superqode(
     });
   });
 }
+
+/** Client variables cleared for an in-process run unless given (a spawned run starts without them). */
+const CLIENT_VARIABLES = [
+  'SUPERQODE_A2A_CLIENT_TOKEN',
+  'SUPERQODE_A2A_OAUTH_CLIENT_ID',
+  'SUPERQODE_A2A_OAUTH_CLIENT_SECRET',
+  'SUPERQODE_A2A_OAUTH_STORE',
+];
+
+/**
+ * Runs a client command (`connect a2a …`, `a2a …`) in process with nest-commander-testing on the
+ * CLI's client command modules, with HOME set and the client variables only as given: the same
+ * outcome as {@link superqode}, without a process start per run.
+ */
+export async function superqodeInProcess(
+  args: string[],
+  o: { home: string; env?: Record<string, string> },
+): Promise<CliRun> {
+  // Loaded on use: spawn-only suites need not build the command modules.
+  const { runCommandInProcess } = await import('../utils/in-process-cli');
+  const { ClientCommandsModule } = await import('../../src/modules/client/commands/client-commands.module');
+  const { TaskCommandsModule } = await import('../../src/modules/tasks/commands/task-commands.module');
+  const cleared = Object.fromEntries(CLIENT_VARIABLES.map((k) => [k, undefined]));
+  const r = await runCommandInProcess([ClientCommandsModule, TaskCommandsModule], args, {
+    ...cleared,
+    HOME: o.home,
+    NO_COLOR: '1',
+    ...o.env,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, all: r.out };
+}

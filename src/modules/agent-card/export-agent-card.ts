@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { writeFileSync } from 'node:fs';
+import { withCommandContext } from '../../cli/command-context';
 import { A2aConfigModule } from '../../config/a2a-config.module';
 import { RawEnv } from '../../config/env.schema';
 import { BuiltInSkillsModule } from '../../built-in-skills.module';
@@ -22,12 +22,9 @@ export async function exportAgentCard(overrides: RawEnv, file: string): Promise<
   const inMemory: RawEnv = { SUPERQODE_A2A_TASK_STORE_ENABLED: false, SUPERQODE_A2A_HARNESS_STORE_PATH: ':memory:' };
   @Module({ imports: [A2aConfigModule.forRoot({ ...overrides, ...inMemory }), BuiltInSkillsModule, AgentCardModule] })
   class CardExportModule {}
-  const ctx = await NestFactory.createApplicationContext(CardExportModule, { logger: ['error'], abortOnError: false });
-  try {
+  return withCommandContext(CardExportModule, async (ctx) => {
     const body = ctx.get(AgentCardService).variantFor(undefined).body;
     writeFileSync(file, body);
     return body;
-  } finally {
-    await ctx.close();
-  }
+  });
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CachedCard } from './card-discovery';
-import { superqodeHome } from './client-env';
+import { superqodeHome } from '../../config/client-env';
 import type { TlsFiles } from './tls-fetch';
 
 /** One saved connection in `~/.superqode/a2a.json`. */

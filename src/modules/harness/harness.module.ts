@@ -26,7 +26,7 @@ export interface HarnessModuleOptions extends CoreRunOptions {
   migrate?: boolean;
   /**
    * Variables the provider keys are read from (OPENAI_API_KEY, ANTHROPIC_API_KEY,
-   * GOOGLE_GENERATIVE_AI_API_KEY, OPENAI_COMPATIBLE_API_KEY); default `process.env`.
+   * GOOGLE_GENERATIVE_AI_API_KEY, OPENAI_COMPATIBLE_API_KEY); default the process environment.
    */
   providerEnv?: ProviderEnv;
   /**

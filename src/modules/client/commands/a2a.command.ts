@@ -9,7 +9,7 @@ import { viewResult } from '../result-view';
 import { withSpinner } from '../spinner';
 import { discoverReport } from './discover-report';
 import { fail, out, outJson, resultLines, succeeded } from './client-output';
-import { clientEnv } from '../client-env';
+import { clientEnv } from '../../../config/client-env';
 import { cliOAuthProvider } from './oauth-cli';
 import { clientOptions, ConnectionCommand, type ConnectionFlags } from './connection-flags';
 

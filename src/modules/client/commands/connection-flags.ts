@@ -1,6 +1,6 @@
 import { CommandRunner, Option } from 'nest-commander';
 import type { A2AClientOptions } from '../a2a-client';
-import { CLIENT_ENV, clientEnv } from '../client-env';
+import { CLIENT_ENV, clientEnv } from '../../../config/client-env';
 import type { ClientTrace } from '../client-trace';
 import type { TlsFiles } from '../tls-fetch';
 

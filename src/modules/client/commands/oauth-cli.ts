@@ -1,4 +1,4 @@
-import { CLIENT_ENV, clientEnv } from '../client-env';
+import { CLIENT_ENV, clientEnv } from '../../../config/client-env';
 import { DefaultOAuthProvider } from '../oauth/oauth-provider';
 import { openTokenStore, type StoredTokens, type TokenStore } from '../oauth/token-store';
 

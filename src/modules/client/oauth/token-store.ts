@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { superqodeHome } from '../client-env';
+import { superqodeHome } from '../../../config/client-env';
 
 /** Tokens and client registration kept for one agent scheme. */
 export interface StoredTokens {

@@ -1,6 +1,6 @@
-import { NestFactory } from '@nestjs/core';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { withCommandContext } from '../../../cli/command-context';
 import { HARNESS_DEFAULT_STORE_PATH } from '../harness.constants';
 import { HarnessModule } from '../harness.module';
 import { HarnessLedgerService } from '../ledger/harness-ledger.service';
@@ -44,7 +44,7 @@ export function storeExists(path: string): boolean {
 }
 
 /**
- * Runs `work` in a Nest application context of {@link HarnessModule} on the given ledger file,
+ * Runs `work` in a command context of {@link HarnessModule} on the given ledger file,
  * renewing the leases of the runs it executes every {@link CLI_RUN_HEARTBEAT_MS}, then closes it
  * (runs still in progress are cancelled and recorded first).
  * @throws {Error} The ledger file cannot be opened or migrated; whatever `work` throws.
@@ -53,22 +53,23 @@ export async function withHarness<T>(
   storePath: string,
   work: (api: HarnessCliApi) => Promise<T>,
 ): Promise<T> {
-  const app = await NestFactory.createApplicationContext(HarnessModule.forRoot({ storePath }), {
-    logger: ['error', 'warn'],
-    abortOnError: false,
-  });
-  const ledger = app.get(HarnessLedgerService);
-  // This process owns the runs it executes: keep their leases so a server sharing the ledger
-  // does not take them for orphans.
-  const heartbeat = setInterval(() => {
-    ledger.renewRunLeases(Date.now()).catch(() => undefined);
-  }, CLI_RUN_HEARTBEAT_MS).unref();
-  try {
-    return await work({ controller: app.get(HarnessProtocolController), ledger });
-  } finally {
-    clearInterval(heartbeat);
-    await app.close();
-  }
+  return withCommandContext(
+    HarnessModule.forRoot({ storePath }),
+    async (app) => {
+      const ledger = app.get(HarnessLedgerService);
+      // This process owns the runs it executes: keep their leases so a server sharing the ledger
+      // does not take them for orphans.
+      const heartbeat = setInterval(() => {
+        ledger.renewRunLeases(Date.now()).catch(() => undefined);
+      }, CLI_RUN_HEARTBEAT_MS).unref();
+      try {
+        return await work({ controller: app.get(HarnessProtocolController), ledger });
+      } finally {
+        clearInterval(heartbeat);
+      }
+    },
+    { logger: ['error', 'warn'] },
+  );
 }
 
 /** One line on stderr and a non-zero exit code (the command returns normally). */

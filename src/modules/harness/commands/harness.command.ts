@@ -32,7 +32,7 @@ export class HarnessCommand extends CommandRunner {
 
 /**
  * Every provider of the `harness` command tree, for a CLI module's `providers`. The commands
- * build their own HarnessModule context from `--harness-store`, so they need no module import.
+ * open a HarnessModule context on `--harness-store` when they run, so they need no module import.
  */
 export const HARNESS_COMMANDS = [
   HarnessCommand,

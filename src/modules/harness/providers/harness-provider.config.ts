@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { secretValuesFromEnv } from '../core/secret-scrubber';
+import { processEnv } from '../../../config/process-env';
 import type { HarnessProviderId } from './model-selection';
 
 /**
@@ -46,11 +47,11 @@ export class HarnessProviderConfig {
   }
 
   /**
-   * A config from the process environment: the one place the harness reads `process.env`
+   * A config from the process environment ({@link processEnv}): the harness's only read of it
    * (provider keys are not part of the server's env schema).
    */
   static fromProcessEnv(): HarnessProviderConfig {
-    return new HarnessProviderConfig(process.env);
+    return new HarnessProviderConfig(processEnv());
   }
 
   /** The provider's API key, or undefined when its variable is unset or blank. Never log it. */

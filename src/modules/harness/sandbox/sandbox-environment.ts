@@ -1,3 +1,5 @@
+import { ProcessEnv, processEnv } from '../../../config/process-env';
+
 /** PATH inside the bubblewrap sandbox (only system directories are mounted there). */
 export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -9,13 +11,13 @@ export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
  * @param workingDir - Realpath of the working directory.
  * @param specEnv - `execution_policy.env`.
  * @param mode - The sandbox in force.
- * @param server - The server's environment (default `process.env`); only the four names are read.
+ * @param server - The server's environment (default {@link processEnv}); only PATH, LANG and TERM are read.
  */
 export function allowlistedEnvironment(
   workingDir: string,
   specEnv: Readonly<Record<string, string>>,
   mode: 'local' | 'bwrap',
-  server: NodeJS.ProcessEnv = process.env,
+  server: ProcessEnv = processEnv(),
 ): Record<string, string> {
   return {
     PATH: mode === 'bwrap' ? SANDBOX_PATH : (server.PATH ?? SANDBOX_PATH),

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { CommandRunner, Option, SubCommand } from 'nest-commander';
+import { withCommandContext } from '../../../cli/command-context';
 import { A2aConfigModule } from '../../../config/a2a-config.module';
 import { ConfiguredTasksModule } from '../configured-tasks.module';
 import { TaskReconciler } from '../task-reconciler.service';
@@ -22,8 +22,7 @@ export class ReconcileTasksCommand extends CommandRunner {
   async run(_args: string[], options: ReconcileOptions = {}): Promise<void> {
     @Module({ imports: [A2aConfigModule.forRoot({ SUPERQODE_A2A_TASK_STORE_PATH: options.taskStore }), ConfiguredTasksModule] })
     class ReconcileModule {}
-    const ctx = await NestFactory.createApplicationContext(ReconcileModule, { logger: ['error'], abortOnError: false });
-    try {
+    await withCommandContext(ReconcileModule, async (ctx) => {
       const reconciler = ctx.get(TaskReconciler);
       const cutoffMs = reconciler.cutoffMs();
       const candidates = await reconciler.findInterrupted(cutoffMs);
@@ -34,9 +33,7 @@ export class ReconcileTasksCommand extends CommandRunner {
         process.stdout.write(`${options.dryRun ? 'would mark' : 'marked'} failed: task=${t.taskId} context=${t.contextId} was=${t.state}${owner}${run}\n`);
       }
       process.stdout.write(`${found.length} interrupted task(s)${options.dryRun ? ' (dry run: nothing changed)' : ''}\n`);
-    } finally {
-      await ctx.close();
-    }
+    });
   }
 
   @Option({ flags: '--dry-run', description: 'only list what would change' })

@@ -1,10 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { processEnv } from './process-env';
 
 /**
- * Environment read by the client side of the CLI only. Kept here rather than in `src/config`
- * (the server's validated schema): the server never reads these, and `connect`/`a2a` commands
- * must run where no server configuration exists. Each variable is read when a command runs.
+ * Environment read by the client side of the CLI only. Not part of the server's validated schema
+ * (`./env.schema.ts`): the server never reads these, and `connect`/`a2a` commands must run where
+ * no server configuration exists (or where it would not validate). Each variable is read when a
+ * command runs.
  */
 export const CLIENT_ENV = {
   /** Token used when `--token` is not given; a saved connection records the variable, not the value. */
@@ -19,11 +21,14 @@ export const CLIENT_ENV = {
 
 /** The value of one variable ('' and unset both give undefined). */
 export function clientEnv(name: string): string | undefined {
-  const v = process.env[name];
+  const v = processEnv()[name];
   return v ? v : undefined;
 }
 
-/** `~/.superqode` (follows `HOME`, so tests can point it at a temp directory). */
+/**
+ * `~/.superqode`: `$HOME/.superqode` (read through {@link processEnv}, so tests can point it at a
+ * temp directory, in process too), else the OS home directory's.
+ */
 export function superqodeHome(): string {
-  return join(homedir(), '.superqode');
+  return join(processEnv().HOME || homedir(), '.superqode');
 }

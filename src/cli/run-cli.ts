@@ -1,0 +1,77 @@
+import 'reflect-metadata';
+import { INestApplicationContext, Logger } from '@nestjs/common';
+import type { Command } from 'commander';
+import { CommandFactory, CommandRunnerService } from 'nest-commander';
+import { CliModule } from '../cli.module';
+import { PACKAGE_VERSION } from '../modules/health/package-version';
+
+/** What `CommandFactory` accepts (nest-commander does not export the type by name). */
+type CommandFactoryRunOptions = Extract<Parameters<typeof CommandFactory.createWithoutRunning>[1], { cliName?: string }>;
+
+/** Exit codes of every `superqode` command (README, "CLI"): 0 ok, 1 failure, 2 usage error. */
+export const CLI_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/**
+ * The exit code for a commander exit: help and version 0, anything else commander reports
+ * (unknown option or command, missing argument or option, bad choice) is a usage error, 2.
+ */
+export function commanderExitCode(err: Error & { code?: string }): number {
+  return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? CLI_EXIT.ok : CLI_EXIT.usage;
+}
+
+/** Ends the process for a commander exit; commander has printed its own message already. */
+function exitForCommander(err: Error & { code?: string }): never {
+  if (!err.code?.startsWith('commander.')) process.stderr.write(`${err.message}\n`);
+  process.exit(commanderExitCode(err));
+}
+
+/**
+ * nest-commander options of the CLI. A failing command logs one line and exits 1 (the default
+ * handler only prints, which would exit 0). Help is wrapped at 80 columns on every terminal, so
+ * the pre-rendered help of {@link ./fast-path.ts} is byte-identical to commander's.
+ */
+export const CLI_OPTIONS: CommandFactoryRunOptions = {
+  logger: ['error', 'warn'],
+  cliName: 'superqode',
+  version: PACKAGE_VERSION,
+  helpConfiguration: { helpWidth: 80 },
+  serviceErrorHandler: (err: Error) => {
+    new Logger('superqode').error(err.message);
+    process.exitCode = CLI_EXIT.failed;
+  },
+  errorHandler: exitForCommander,
+};
+
+/** The commander tree nest-commander built (the root `superqode` command). */
+export function commanderOf(app: INestApplicationContext): Command {
+  // nest-commander keeps the root in a private field and does not export its injection token.
+  return (app.get(CommandRunnerService) as unknown as { commander: Command }).commander;
+}
+
+/**
+ * Builds the one CLI container ({@link CliModule}) without running a command, names the root
+ * `superqode` and gives every subcommand the root's exit handling (commander does not pass
+ * `exitOverride` down to commands built separately, so their usage errors exited 1).
+ */
+export async function createCli(options: CommandFactoryRunOptions = CLI_OPTIONS): Promise<INestApplicationContext> {
+  const app = await CommandFactory.createWithoutRunning(CliModule, options);
+  const root = commanderOf(app).name('superqode');
+  if (options.errorHandler) exitOverrideEverywhere(root, options.errorHandler);
+  return app;
+}
+
+/** Sets `handler` as the exit override of `root` and of every command below it. */
+export function exitOverrideEverywhere(root: Command, handler: (err: Error & { code?: string }) => void): void {
+  root.exitOverride(handler);
+  root.commands.forEach((cmd) => exitOverrideEverywhere(cmd, handler));
+}
+
+/** Runs the command `argv` names (`process.argv` shape) in the CLI container, then closes it. */
+export async function runCli(argv: string[] = process.argv): Promise<void> {
+  const app = await createCli();
+  try {
+    await app.get(CommandRunnerService).run(argv);
+  } finally {
+    await app.close();
+  }
+}

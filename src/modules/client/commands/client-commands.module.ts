@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { CLIENT_COMMANDS, ClientModule } from '../client.module';
+
+/** `superqode connect a2a` and `superqode a2a list|call|discover`, on the saved connections. */
+@Module({ imports: [ClientModule], providers: [...CLIENT_COMMANDS] })
+export class ClientCommandsModule {}

@@ -19,7 +19,11 @@ const REMOTE = {
   SUPERQODE_A2A_HARNESS_ENABLED: true,
   SUPERQODE_A2A_EXPOSE_HARNESS: true,
   SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
-};
+  // A model is configured (the harness is not served without one); nothing calls it here.
+  SUPERQODE_A2A_HARNESS_PROVIDER: 'openai-compatible',
+  SUPERQODE_A2A_HARNESS_MODEL: 'fake-model',
+  SUPERQODE_A2A_HARNESS_BASE_URL: 'http://127.0.0.1:9/v1',
+} as const;
 const harnessSkill = async (url: string) =>
   ((await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body.skills as { id: string; description: string }[]).find(
     (s) => s.id === 'superqode-harness',

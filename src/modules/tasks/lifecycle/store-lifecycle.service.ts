@@ -1,5 +1,6 @@
 import {
   BeforeApplicationShutdown,
+  OnApplicationShutdown,
   Inject,
   Injectable,
   Logger,
@@ -72,7 +73,7 @@ class Periodic {
  * and retention every {@link PRUNE_INTERVAL_MS}. Stopped before the stores close.
  */
 @Injectable()
-export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(StoreLifecycle.name);
   private readonly jobs: { job: Periodic; periodMs: number }[];
   private started = false;
@@ -117,6 +118,14 @@ export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplication
    */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.jobs.map(({ job }) => job.stop()));
+  }
+
+  /**
+   * After every `beforeApplicationShutdown` (where the harness skill cancels its running turns and
+   * waits for their CANCELED state), before the stores close (this module is shallower than the
+   * TypeORM modules): what is still unfinished is failed here.
+   */
+  async onApplicationShutdown(): Promise<void> {
     if (!this.started) return;
     const { ownerId, tasks } = this.reconcilers;
     await tasks

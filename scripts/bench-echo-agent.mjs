@@ -5,7 +5,12 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 
 /** A text Part in the SDK's in-memory shape. */
-export const text = (value) => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+export const text = (value) => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
 
 /** Publishes the Task (SUBMITTED), then COMPLETED with an echo of the user's text. */
 export const echoExecutor = {
@@ -16,14 +21,20 @@ export const echoExecutor = {
         AgentEvent.task({
           id: taskId,
           contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+          status: {
+            state: TaskState.TASK_STATE_SUBMITTED,
+            message: undefined,
+            timestamp: new Date().toISOString(),
+          },
           artifacts: [],
           history: [userMessage],
           metadata: {},
         }),
       );
     }
-    const said = userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('\n');
+    const said = userMessage.parts
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('\n');
     const reply = {
       messageId: randomUUID(),
       contextId,
@@ -38,7 +49,11 @@ export const echoExecutor = {
       AgentEvent.statusUpdate({
         taskId,
         contextId,
-        status: { state: TaskState.TASK_STATE_COMPLETED, message: reply, timestamp: new Date().toISOString() },
+        status: {
+          state: TaskState.TASK_STATE_COMPLETED,
+          message: reply,
+          timestamp: new Date().toISOString(),
+        },
         metadata: undefined,
       }),
     );
@@ -49,7 +64,11 @@ export const echoExecutor = {
       AgentEvent.statusUpdate({
         taskId,
         contextId: '',
-        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        status: {
+          state: TaskState.TASK_STATE_CANCELED,
+          message: undefined,
+          timestamp: new Date().toISOString(),
+        },
         metadata: undefined,
       }),
     );

@@ -8,13 +8,19 @@
 import express from 'express';
 import { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import {
+  UserBuilder,
+  agentCardHandler,
+  jsonRpcHandler,
+  restHandler,
+} from '@a2a-js/sdk/server/express';
 import { echoExecutor } from './bench-echo-agent.mjs';
 
 const HOST = '127.0.0.1';
 const port = Number(process.argv[2] ?? process.env.BENCH_EXPRESS_PORT ?? 8010);
 const storeCap = Number(process.env.BENCH_EXPRESS_STORE_CAP ?? 5000);
-if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`bad port: ${process.argv[2]}`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  throw new Error(`bad port: ${process.argv[2]}`);
 const url = `http://${HOST}:${port}`;
 
 /**
@@ -43,7 +49,8 @@ class CappedTaskStore extends InMemoryTaskStore {
 
 const card = AgentCard.fromJSON({
   name: 'SDK Express echo (bench)',
-  description: 'Echo agent on the @a2a-js/sdk Express handlers, the reference target of npm run bench.',
+  description:
+    'Echo agent on the @a2a-js/sdk Express handlers, the reference target of npm run bench.',
   supportedInterfaces: [
     { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
     { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
@@ -52,7 +59,9 @@ const card = AgentCard.fromJSON({
   capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'echo', name: 'Echo', description: 'Echoes the text it receives.', tags: ['echo'] }],
+  skills: [
+    { id: 'echo', name: 'Echo', description: 'Echoes the text it receives.', tags: ['echo'] },
+  ],
 });
 
 const requestHandler = new DefaultRequestHandler(card, new CappedTaskStore(storeCap), echoExecutor);

@@ -14,11 +14,15 @@ export const HOST = '127.0.0.1';
 /** `n` distinct free TCP ports on the loopback interface (held together, then released). */
 export async function freePorts(n) {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise((resolve, reject) => {
-      const s = createServer();
-      s.once('error', reject);
-      s.listen(0, HOST, () => resolve(s));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise((resolve, reject) => {
+          const s = createServer();
+          s.once('error', reject);
+          s.listen(0, HOST, () => resolve(s));
+        }),
+    ),
   );
   const ports = servers.map((s) => s.address().port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -32,7 +36,9 @@ export function hasTaskset() {
 
 /** Pins every thread of this process to `cpu` (threads created later inherit it). */
 export function pinSelf(cpu) {
-  const r = spawnSync('taskset', ['-a', '-cp', String(cpu), String(process.pid)], { encoding: 'utf8' });
+  const r = spawnSync('taskset', ['-a', '-cp', String(cpu), String(process.pid)], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`taskset -a -cp ${cpu} ${process.pid} failed: ${r.stderr}`);
 }
 
@@ -68,7 +74,8 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
  * so the pid is the server's). Output is kept (last 200 lines) for the report.
  */
 export function startChild(name, cmd, args, { env, cwd, cpu }) {
-  const [file, argv] = cpu === undefined ? [cmd, args] : ['taskset', ['-c', String(cpu), cmd, ...args]];
+  const [file, argv] =
+    cpu === undefined ? [cmd, args] : ['taskset', ['-c', String(cpu), cmd, ...args]];
   const child = spawn(file, argv, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const lines = [];
@@ -78,7 +85,9 @@ export function startChild(name, cmd, args, { env, cwd, cpu }) {
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { name, child, pid: child.pid, lines, exited };
 }
 
@@ -99,7 +108,9 @@ export async function waitReady(srv, url, timeoutMs = 30_000) {
   let last = '';
   while (Date.now() < deadline) {
     if (srv.child.exitCode !== null || srv.child.signalCode !== null) {
-      throw new Error(`${srv.name} exited before it was ready:\n${srv.lines.slice(-20).join('\n')}`);
+      throw new Error(
+        `${srv.name} exited before it was ready:\n${srv.lines.slice(-20).join('\n')}`,
+      );
     }
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
@@ -140,14 +151,24 @@ export function cpuSnapshot(pids) {
   let busy = 0;
   let steal = 0;
   try {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const f = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     const [user, nice, system, , , irq, softirq, st] = f;
     busy = user + nice + system + irq + softirq;
     steal = st ?? 0;
   } catch {
     /* no /proc: figures stay 0 */
   }
-  return { at: process.hrtime.bigint(), busy, steal, ours: pids.reduce((a, p) => a + ticksOf(p), 0) };
+  return {
+    at: process.hrtime.bigint(),
+    busy,
+    steal,
+    ours: pids.reduce((a, p) => a + ticksOf(p), 0),
+  };
 }
 
 /**
@@ -195,7 +216,8 @@ export function fmt(x, digits = 0) {
 /** Renders rows (arrays of strings) as a Markdown table; `align` is 'l' or 'r' per column. */
 export function table(header, rows, align) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const cell = (v, i) => (align[i] === 'r' ? String(v).padStart(widths[i]) : String(v).padEnd(widths[i]));
+  const cell = (v, i) =>
+    align[i] === 'r' ? String(v).padStart(widths[i]) : String(v).padEnd(widths[i]);
   const line = (r) => `| ${r.map(cell).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (align[i] === 'r' ? `${'-'.repeat(w + 1)}:` : `${'-'.repeat(w + 2)}`)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
@@ -209,11 +231,21 @@ export function sqliteFacts(path, root) {
   try {
     const Database = require('better-sqlite3');
     let tableName = 'a2a_tasks';
-    try { tableName = require(join(root, 'dist/modules/tasks/tasks.constants.js')).TASKS_TABLE ?? tableName; } catch { /* default */ }
+    try {
+      tableName =
+        require(join(root, 'dist/modules/tasks/tasks.constants.js')).TASKS_TABLE ?? tableName;
+    } catch {
+      /* default */
+    }
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      const byState = db.prepare(`SELECT status_state AS state, count(*) AS n FROM "${tableName}" GROUP BY 1`).all();
-      return { rows: byState.reduce((a, r) => a + r.n, 0), byState: Object.fromEntries(byState.map((r) => [r.state, r.n])) };
+      const byState = db
+        .prepare(`SELECT status_state AS state, count(*) AS n FROM "${tableName}" GROUP BY 1`)
+        .all();
+      return {
+        rows: byState.reduce((a, r) => a + r.n, 0),
+        byState: Object.fromEntries(byState.map((r) => [r.state, r.n])),
+      };
     } finally {
       db.close();
     }

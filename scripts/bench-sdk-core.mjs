@@ -20,7 +20,11 @@ const require = createRequire(import.meta.url);
 const dist = resolve(process.env.BENCH_DIST ?? 'dist');
 const { DataSource } = require('typeorm');
 const { Role, TaskState } = require('@a2a-js/sdk');
-const { DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } = require('@a2a-js/sdk/server');
+const {
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  ServerCallContext,
+} = require('@a2a-js/sdk/server');
 const { tasksDataSourceOptions } = require(join(dist, 'modules/tasks/tasks-datasource.js'));
 const { TypeOrmTaskStore } = require(join(dist, 'modules/tasks/typeorm-task.store.js'));
 const { CatalogueService } = require(join(dist, 'modules/shortlist/catalogue.service.js'));
@@ -32,24 +36,47 @@ const { Logger } = require('@nestjs/common');
 Logger.overrideLogger(['warn', 'error']);
 
 const count = Number(process.argv[2] ?? 3000);
-if (!Number.isInteger(count) || count < 1) throw new Error(`count must be a positive integer, got ${process.argv[2]}`);
+if (!Number.isInteger(count) || count < 1)
+  throw new Error(`count must be a positive integer, got ${process.argv[2]}`);
 const warmup = Math.min(1000, count);
 const pinned = process.env.BENCH_PIN !== '0' && hasTaskset();
 if (pinned) pinSelf(Number(process.env.BENCH_SERVER_CPU ?? 0));
 
 const card = {
-  name: 'bench', description: 'bench', version: '1', supportedInterfaces: [], skills: [],
-  capabilities: { streaming: true, pushNotifications: false }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+  name: 'bench',
+  description: 'bench',
+  version: '1',
+  supportedInterfaces: [],
+  skills: [],
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
 };
 const submitted = (ctx) => ({
-  id: ctx.taskId, contextId: ctx.contextId, artifacts: [], history: [ctx.userMessage], metadata: {},
-  status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+  id: ctx.taskId,
+  contextId: ctx.contextId,
+  artifacts: [],
+  history: [ctx.userMessage],
+  metadata: {},
+  status: {
+    state: TaskState.TASK_STATE_SUBMITTED,
+    message: undefined,
+    timestamp: new Date().toISOString(),
+  },
 });
 
 /** This project's shortlist skill (keyword parser, no model), as the router runs it for a new task. */
-const skill = new ShortlistSkill(new ShortlistService(new CatalogueService()),
-  { understandRequests: false, shortlistEnabled: true }, new Clock(), new IdGenerator(), { read: async () => ({}) });
-const shortlist = { execute: (ctx, bus) => skill.execute(ctx, bus, submitted(ctx)), async cancelTask() {} };
+const skill = new ShortlistSkill(
+  new ShortlistService(new CatalogueService()),
+  { understandRequests: false, shortlistEnabled: true },
+  new Clock(),
+  new IdGenerator(),
+  { read: async () => ({}) },
+);
+const shortlist = {
+  execute: (ctx, bus) => skill.execute(ctx, bus, submitted(ctx)),
+  async cancelTask() {},
+};
 
 /** Keeps the saved objects themselves (no copy, no encoding; last 1,000): the SDK core alone. */
 function referenceStore() {
@@ -73,10 +100,25 @@ async function ourStore(path) {
 async function measure(store, executor) {
   const handler = new DefaultRequestHandler(card, store, executor);
   const ctx = new ServerCallContext({ user: { isAuthenticated: false, userName: 'anonymous' } });
-  const send = () => handler.sendMessage({ message: { messageId: randomUUID(), role: Role.ROLE_USER, contextId: '', taskId: '',
-    parts: [text('which harness for rust')], metadata: undefined, extensions: [], referenceTaskIds: [] } }, ctx);
+  const send = () =>
+    handler.sendMessage(
+      {
+        message: {
+          messageId: randomUUID(),
+          role: Role.ROLE_USER,
+          contextId: '',
+          taskId: '',
+          parts: [text('which harness for rust')],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+      },
+      ctx,
+    );
   const first = await send();
-  if (first.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`not completed: ${JSON.stringify(first.status)}`);
+  if (first.status?.state !== TaskState.TASK_STATE_COMPLETED)
+    throw new Error(`not completed: ${JSON.stringify(first.status)}`);
   for (let i = 1; i < warmup; i++) await send();
   const before = process.cpuUsage();
   for (let i = 0; i < count; i++) await send();
@@ -87,10 +129,16 @@ async function measure(store, executor) {
 const dir = mkdtempSync(join(tmpdir(), 'superqode-bench-core-'));
 const rows = [];
 try {
-  for (const [agentName, executor] of [['echo', echo], ['shortlist', shortlist]]) {
+  for (const [agentName, executor] of [
+    ['echo', echo],
+    ['shortlist', shortlist],
+  ]) {
     const stores = [
       ['by reference (no copy)', async () => ({ store: referenceStore(), close: async () => {} })],
-      ['SDK InMemoryTaskStore', async () => ({ store: new InMemoryTaskStore(), close: async () => {} })],
+      [
+        'SDK InMemoryTaskStore',
+        async () => ({ store: new InMemoryTaskStore(), close: async () => {} }),
+      ],
       ['ours, SQLite :memory:', () => ourStore(null)],
       ['ours, SQLite file', () => ourStore(join(dir, `${agentName}.sqlite3`))],
     ];
@@ -98,7 +146,12 @@ try {
       const { store, close } = await open();
       try {
         const us = await measure(store, executor);
-        rows.push([agentName, storeName, us.toFixed(0), Math.round(1e6 / us).toLocaleString('en-US')]);
+        rows.push([
+          agentName,
+          storeName,
+          us.toFixed(0),
+          Math.round(1e6 / us).toLocaleString('en-US'),
+        ]);
         console.error(`${agentName} / ${storeName}: ${us.toFixed(0)} µs`);
       } finally {
         await close();
@@ -110,6 +163,15 @@ try {
 }
 const header = ['agent', 'task store', 'CPU µs per SendMessage', 'ceiling calls/s on one core'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (cells) => `| ${cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
-console.log(`\n## SDK DefaultRequestHandler.sendMessage, blocking, in process (${count} calls per row${pinned ? ', pinned' : ', NOT pinned'})\n`);
-console.log([line(header), `|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...rows.map(line)].join('\n'));
+const line = (cells) =>
+  `| ${cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+console.log(
+  `\n## SDK DefaultRequestHandler.sendMessage, blocking, in process (${count} calls per row${pinned ? ', pinned' : ', NOT pinned'})\n`,
+);
+console.log(
+  [
+    line(header),
+    `|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n'),
+);

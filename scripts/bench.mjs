@@ -14,8 +14,24 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import {
-  HOST, cpuSnapshot, fmt, foreignLoad, freePorts, hasTaskset, median, memoryOf, onExit, pinSelf, removeDir, sizeOf,
-  sqliteFacts, startChild, stopChild, table, ticksOf, waitReady,
+  HOST,
+  cpuSnapshot,
+  fmt,
+  foreignLoad,
+  freePorts,
+  hasTaskset,
+  median,
+  memoryOf,
+  onExit,
+  pinSelf,
+  removeDir,
+  sizeOf,
+  sqliteFacts,
+  startChild,
+  stopChild,
+  table,
+  ticksOf,
+  waitReady,
 } from './bench-lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,7 +39,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 function intEnv(name, dflt, min = 1) {
   const raw = process.env[name];
   const v = raw === undefined || raw === '' ? dflt : Number(raw);
-  if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer ≥ ${min} (got ${raw})`);
+  if (!Number.isInteger(v) || v < min)
+    throw new Error(`${name} must be an integer ≥ ${min} (got ${raw})`);
   return v;
 }
 const cfg = {
@@ -46,35 +63,86 @@ const POST_HEADERS = { ...HEADERS, 'content-type': 'application/json' };
 const completed = (body) => body.includes('"TASK_STATE_COMPLETED"');
 /** Same fixed body every time: the server accepts a repeated messageId (each send makes a new task). */
 const ENDPOINTS = [
-  { id: 'card', label: 'card GET', method: 'GET', path: '/.well-known/agent-card.json', headers: HEADERS,
-    verify: (b) => b.startsWith('{') && b.includes('"supportedInterfaces"') },
-  { id: 'jsonrpc', label: 'JSON-RPC SendMessage', method: 'POST', path: '/', headers: POST_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: MESSAGE } }),
-    verify: (b) => b.startsWith('{"jsonrpc":"2.0","id":1,"result":{"task":') && completed(b) },
-  { id: 'rest', label: 'REST message:send', method: 'POST', path: '/message:send', headers: POST_HEADERS,
+  {
+    id: 'card',
+    label: 'card GET',
+    method: 'GET',
+    path: '/.well-known/agent-card.json',
+    headers: HEADERS,
+    verify: (b) => b.startsWith('{') && b.includes('"supportedInterfaces"'),
+  },
+  {
+    id: 'jsonrpc',
+    label: 'JSON-RPC SendMessage',
+    method: 'POST',
+    path: '/',
+    headers: POST_HEADERS,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: MESSAGE },
+    }),
+    verify: (b) => b.startsWith('{"jsonrpc":"2.0","id":1,"result":{"task":') && completed(b),
+  },
+  {
+    id: 'rest',
+    label: 'REST message:send',
+    method: 'POST',
+    path: '/message:send',
+    headers: POST_HEADERS,
     body: JSON.stringify({ message: MESSAGE }),
-    verify: (b) => b.startsWith('{"task":') && completed(b) },
+    verify: (b) => b.startsWith('{"task":') && completed(b),
+  },
 ];
 /** Targets from the issue: card GET ≥ 4× express; SendMessage ≥ 2× express with the durable store. */
 const GOALS = { card: { 'ours-sqlite': 4, 'ours-memory': 4 }, jsonrpc: { 'ours-sqlite': 2 } };
 
 function targetsFor(tmp, ports) {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SUPERQODE_A2A_')));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('SUPERQODE_A2A_')),
+  );
   const ours = (port, extra) => ({
-    cmd: process.execPath, args: [join(root, 'dist/main.js')], health: '/health',
-    env: { ...base, SUPERQODE_A2A_HOST: HOST, SUPERQODE_A2A_PORT: String(port), SUPERQODE_A2A_LOG_LEVEL: 'warn',
+    cmd: process.execPath,
+    args: [join(root, 'dist/main.js')],
+    health: '/health',
+    env: {
+      ...base,
+      SUPERQODE_A2A_HOST: HOST,
+      SUPERQODE_A2A_PORT: String(port),
+      SUPERQODE_A2A_LOG_LEVEL: 'warn',
       // Anonymous callers, rate limits off (0 = no limit): the guards still run, they just never trip.
-      SUPERQODE_A2A_ALLOW_ANONYMOUS: 'true', SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '0',
-      SUPERQODE_A2A_KEYED_PER_MINUTE: '0', SUPERQODE_A2A_GLOBAL_PER_DAY: '0', ...extra },
+      SUPERQODE_A2A_ALLOW_ANONYMOUS: 'true',
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '0',
+      SUPERQODE_A2A_KEYED_PER_MINUTE: '0',
+      SUPERQODE_A2A_GLOBAL_PER_DAY: '0',
+      ...extra,
+    },
   });
   const sqlitePath = join(tmp, 'tasks.sqlite3');
   return [
-    { id: 'express', label: '(a) SDK Express echo', port: ports[0], cmd: process.execPath,
-      args: [join(root, 'scripts/bench-express-server.mjs'), String(ports[0])], health: '/health', env: base },
-    { id: 'ours-sqlite', label: '(b) ours, SQLite store', port: ports[1], sqlitePath,
-      ...ours(ports[1], { SUPERQODE_A2A_TASK_STORE_PATH: sqlitePath }) },
-    { id: 'ours-memory', label: '(c) ours, memory store', port: ports[2],
-      ...ours(ports[2], { SUPERQODE_A2A_TASK_STORE_ENABLED: 'false' }) },
+    {
+      id: 'express',
+      label: '(a) SDK Express echo',
+      port: ports[0],
+      cmd: process.execPath,
+      args: [join(root, 'scripts/bench-express-server.mjs'), String(ports[0])],
+      health: '/health',
+      env: base,
+    },
+    {
+      id: 'ours-sqlite',
+      label: '(b) ours, SQLite store',
+      port: ports[1],
+      sqlitePath,
+      ...ours(ports[1], { SUPERQODE_A2A_TASK_STORE_PATH: sqlitePath }),
+    },
+    {
+      id: 'ours-memory',
+      label: '(c) ours, memory store',
+      port: ports[2],
+      ...ours(ports[2], { SUPERQODE_A2A_TASK_STORE_ENABLED: 'false' }),
+    },
   ];
 }
 
@@ -88,28 +156,54 @@ async function load(target, ep, seconds) {
   const before = cpuSnapshot(ourPids);
   const serverTicks = ticksOf(target.pid);
   const r = await autocannon({
-    url, method: ep.method, headers: ep.headers, body: ep.body, connections: cfg.connections,
-    pipelining: 1, duration: seconds, timeout: 10, verifyBody: ep.verify,
+    url,
+    method: ep.method,
+    headers: ep.headers,
+    body: ep.body,
+    connections: cfg.connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+    verifyBody: ep.verify,
   });
   const { otherCpus, stealCpus } = foreignLoad(before, cpuSnapshot(ourPids));
   // Server CPU per request: robust to other processes' load, unlike req/s (10 ms tick resolution).
-  const cpuUsPerReq = ((ticksOf(target.pid) - serverTicks) * 10_000) / Math.max(1, r.requests.total);
+  const cpuUsPerReq =
+    ((ticksOf(target.pid) - serverTicks) * 10_000) / Math.max(1, r.requests.total);
   return {
-    otherCpus, stealCpus, cpuUsPerReq, rps: r.requests.average, total: r.requests.total, ok2xx: r['2xx'], non2xx: r.non2xx,
-    errors: r.errors, timeouts: r.timeouts, mismatches: r.mismatches, p50: r.latency.p50, p99: r.latency.p99,
-    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count])),
+    otherCpus,
+    stealCpus,
+    cpuUsPerReq,
+    rps: r.requests.average,
+    total: r.requests.total,
+    ok2xx: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    mismatches: r.mismatches,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    statusCodes: Object.fromEntries(
+      Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count]),
+    ),
   };
 }
 
 /** One request per target and endpoint before loading: must be 2xx with the expected body. */
 async function precheck(targets) {
   const sizes = {};
-  for (const t of targets) for (const ep of ENDPOINTS) {
-    const res = await fetch(`http://${HOST}:${t.port}${ep.path}`, { method: ep.method, headers: ep.headers, body: ep.body });
-    const body = await res.text();
-    if (!res.ok || !ep.verify(body)) throw new Error(`precheck ${t.id} ${ep.id}: HTTP ${res.status} ${body.slice(0, 300)}`);
-    sizes[`${t.id}/${ep.id}`] = Buffer.byteLength(body);
-  }
+  for (const t of targets)
+    for (const ep of ENDPOINTS) {
+      const res = await fetch(`http://${HOST}:${t.port}${ep.path}`, {
+        method: ep.method,
+        headers: ep.headers,
+        body: ep.body,
+      });
+      const body = await res.text();
+      if (!res.ok || !ep.verify(body))
+        throw new Error(`precheck ${t.id} ${ep.id}: HTTP ${res.status} ${body.slice(0, 300)}`);
+      sizes[`${t.id}/${ep.id}`] = Buffer.byteLength(body);
+    }
   return sizes;
 }
 
@@ -120,15 +214,18 @@ async function measure(targets) {
   const note = (ep, t, phase, m) => {
     n += 1;
     const bad = m.non2xx + m.errors + m.timeouts + m.mismatches;
-    console.error(`[${String(n).padStart(String(total).length)}/${total}] ${ep.id.padEnd(7)} ${t.id.padEnd(11)} ${phase.padEnd(8)} ` +
-      `${fmt(m.rps).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${fmt(m.cpuUsPerReq)} µs/req  other CPU ${fmt(m.otherCpus, 2)} steal ${fmt(m.stealCpus, 2)}${bad ? `  BAD ${JSON.stringify(m.statusCodes)} err ${m.errors} to ${m.timeouts} mismatch ${m.mismatches}` : ''}`);
+    console.error(
+      `[${String(n).padStart(String(total).length)}/${total}] ${ep.id.padEnd(7)} ${t.id.padEnd(11)} ${phase.padEnd(8)} ` +
+        `${fmt(m.rps).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${fmt(m.cpuUsPerReq)} µs/req  other CPU ${fmt(m.otherCpus, 2)} steal ${fmt(m.stealCpus, 2)}${bad ? `  BAD ${JSON.stringify(m.statusCodes)} err ${m.errors} to ${m.timeouts} mismatch ${m.mismatches}` : ''}`,
+    );
   };
   for (const ep of ENDPOINTS) {
-    if (cfg.warmupS > 0) for (const t of targets) {
-      const m = await load(t, ep, cfg.warmupS);
-      runs.push({ endpoint: ep.id, target: t.id, round: 0, warmup: true, ...m });
-      note(ep, t, 'warm-up', m);
-    }
+    if (cfg.warmupS > 0)
+      for (const t of targets) {
+        const m = await load(t, ep, cfg.warmupS);
+        runs.push({ endpoint: ep.id, target: t.id, round: 0, warmup: true, ...m });
+        note(ep, t, 'warm-up', m);
+      }
     for (let round = 1; round <= cfg.rounds; round++) {
       const k = (round - 1) % targets.length;
       for (const t of [...targets.slice(k), ...targets.slice(0, k)]) {
@@ -143,97 +240,207 @@ async function measure(targets) {
 
 function summarise(runs, targets) {
   const rows = [];
-  for (const ep of ENDPOINTS) for (const t of targets) {
-    const ms = runs.filter((r) => r.endpoint === ep.id && r.target === t.id && !r.warmup);
-    const all = runs.filter((r) => r.endpoint === ep.id && r.target === t.id);
-    const sum = (k) => all.reduce((a, r) => a + r[k], 0);
-    rows.push({
-      endpoint: ep.id, target: t.id, rpsMedian: median(ms.map((r) => r.rps)),
-      rpsMin: Math.min(...ms.map((r) => r.rps)), rpsMax: Math.max(...ms.map((r) => r.rps)),
-      p50Median: median(ms.map((r) => r.p50)), p99Median: median(ms.map((r) => r.p99)), p99Max: Math.max(...ms.map((r) => r.p99)),
-      cpuUsPerReqMedian: median(ms.map((r) => r.cpuUsPerReq)),
-      otherCpusMedian: median(ms.map((r) => r.otherCpus)), otherCpusMax: Math.max(...ms.map((r) => r.otherCpus)),
-      non2xx: sum('non2xx'), errors: sum('errors'), timeouts: sum('timeouts'), mismatches: sum('mismatches'), ok2xx: sum('ok2xx'),
-    });
-  }
-  const ratios = [];
-  for (const ep of ENDPOINTS) for (const id of ['ours-sqlite', 'ours-memory']) {
-    const get = (tid) => rows.find((r) => r.endpoint === ep.id && r.target === tid);
-    const perRound = [];
-    const cpuRatio = [];
-    for (let round = 1; round <= cfg.rounds; round++) {
-      const rps = (tid) => runs.find((r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup).rps;
-      perRound.push(rps(id) / rps('express'));
-      const cpu = (tid) => runs.find((r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup).cpuUsPerReq;
-      cpuRatio.push(cpu('express') / cpu(id));
+  for (const ep of ENDPOINTS)
+    for (const t of targets) {
+      const ms = runs.filter((r) => r.endpoint === ep.id && r.target === t.id && !r.warmup);
+      const all = runs.filter((r) => r.endpoint === ep.id && r.target === t.id);
+      const sum = (k) => all.reduce((a, r) => a + r[k], 0);
+      rows.push({
+        endpoint: ep.id,
+        target: t.id,
+        rpsMedian: median(ms.map((r) => r.rps)),
+        rpsMin: Math.min(...ms.map((r) => r.rps)),
+        rpsMax: Math.max(...ms.map((r) => r.rps)),
+        p50Median: median(ms.map((r) => r.p50)),
+        p99Median: median(ms.map((r) => r.p99)),
+        p99Max: Math.max(...ms.map((r) => r.p99)),
+        cpuUsPerReqMedian: median(ms.map((r) => r.cpuUsPerReq)),
+        otherCpusMedian: median(ms.map((r) => r.otherCpus)),
+        otherCpusMax: Math.max(...ms.map((r) => r.otherCpus)),
+        non2xx: sum('non2xx'),
+        errors: sum('errors'),
+        timeouts: sum('timeouts'),
+        mismatches: sum('mismatches'),
+        ok2xx: sum('ok2xx'),
+      });
     }
-    ratios.push({ endpoint: ep.id, target: id, ofMedians: get(id).rpsMedian / get('express').rpsMedian,
-      perRoundMedian: median(perRound), perRoundMin: Math.min(...perRound), perRoundMax: Math.max(...perRound), cpuRatioMedian: median(cpuRatio),
-      goal: GOALS[ep.id]?.[id] ?? null });
-  }
+  const ratios = [];
+  for (const ep of ENDPOINTS)
+    for (const id of ['ours-sqlite', 'ours-memory']) {
+      const get = (tid) => rows.find((r) => r.endpoint === ep.id && r.target === tid);
+      const perRound = [];
+      const cpuRatio = [];
+      for (let round = 1; round <= cfg.rounds; round++) {
+        const rps = (tid) =>
+          runs.find(
+            (r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup,
+          ).rps;
+        perRound.push(rps(id) / rps('express'));
+        const cpu = (tid) =>
+          runs.find(
+            (r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup,
+          ).cpuUsPerReq;
+        cpuRatio.push(cpu('express') / cpu(id));
+      }
+      ratios.push({
+        endpoint: ep.id,
+        target: id,
+        ofMedians: get(id).rpsMedian / get('express').rpsMedian,
+        perRoundMedian: median(perRound),
+        perRoundMin: Math.min(...perRound),
+        perRoundMax: Math.max(...perRound),
+        cpuRatioMedian: median(cpuRatio),
+        goal: GOALS[ep.id]?.[id] ?? null,
+      });
+    }
   return { rows, ratios };
 }
 
 function report({ rows, ratios }, targets, servers, sizes, sqlite) {
   const label = (id) => targets.find((t) => t.id === id).label;
   const epLabel = (id) => ENDPOINTS.find((e) => e.id === id).label;
-  console.log(`\n## Results (${cfg.rounds} rounds × ${cfg.durationS} s, ${cfg.connections} connections${pin ? `, servers on CPU ${cfg.serverCpu}, autocannon on CPU ${cfg.clientCpu}` : ', NOT pinned'})\n`);
-  console.log(table(['endpoint', 'target', 'req/s median', 'min–max', 'p50 ms', 'p99 ms median (max)', 'non-2xx', 'err/timeout/bad body', 'resp bytes', 'server CPU µs/req', 'other CPU med (max)'],
-    rows.map((r) => [epLabel(r.endpoint), label(r.target), fmt(r.rpsMedian), `${fmt(r.rpsMin)}–${fmt(r.rpsMax)}`, fmt(r.p50Median, 1),
-      `${fmt(r.p99Median, 1)} (${fmt(r.p99Max)})`, fmt(r.non2xx), `${r.errors}/${r.timeouts}/${r.mismatches}`, fmt(sizes[`${r.target}/${r.endpoint}`]), fmt(r.cpuUsPerReqMedian),
-      `${fmt(r.otherCpusMedian, 2)} (${fmt(r.otherCpusMax, 2)})`]),
-    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+  console.log(
+    `\n## Results (${cfg.rounds} rounds × ${cfg.durationS} s, ${cfg.connections} connections${pin ? `, servers on CPU ${cfg.serverCpu}, autocannon on CPU ${cfg.clientCpu}` : ', NOT pinned'})\n`,
+  );
+  console.log(
+    table(
+      [
+        'endpoint',
+        'target',
+        'req/s median',
+        'min–max',
+        'p50 ms',
+        'p99 ms median (max)',
+        'non-2xx',
+        'err/timeout/bad body',
+        'resp bytes',
+        'server CPU µs/req',
+        'other CPU med (max)',
+      ],
+      rows.map((r) => [
+        epLabel(r.endpoint),
+        label(r.target),
+        fmt(r.rpsMedian),
+        `${fmt(r.rpsMin)}–${fmt(r.rpsMax)}`,
+        fmt(r.p50Median, 1),
+        `${fmt(r.p99Median, 1)} (${fmt(r.p99Max)})`,
+        fmt(r.non2xx),
+        `${r.errors}/${r.timeouts}/${r.mismatches}`,
+        fmt(sizes[`${r.target}/${r.endpoint}`]),
+        fmt(r.cpuUsPerReqMedian),
+        `${fmt(r.otherCpusMedian, 2)} (${fmt(r.otherCpusMax, 2)})`,
+      ]),
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
   const busiest = Math.max(...rows.map((r) => r.otherCpusMax));
   if (busiest > 0.1) {
-    console.log(`\nWARNING: other processes used up to ${fmt(busiest, 2)} CPUs during measured runs ("other CPU", ` +
-      'in CPUs of this machine): the figures are contaminated; compare only rows with low values, or rerun on a quiet machine.');
+    console.log(
+      `\nWARNING: other processes used up to ${fmt(busiest, 2)} CPUs during measured runs ("other CPU", ` +
+        'in CPUs of this machine): the figures are contaminated; compare only rows with low values, or rerun on a quiet machine.',
+    );
   }
   console.log('\n## Ours ÷ SDK Express (req/s)\n');
-  console.log(table(['endpoint', 'ours', 'ratio of medians', 'per-round ratio median (min–max)', 'CPU/req ratio (express ÷ ours)', 'goal', 'met?'],
-    ratios.map((r) => [epLabel(r.endpoint), label(r.target), `${fmt(r.ofMedians, 2)}×`,
-      `${fmt(r.perRoundMedian, 2)}× (${fmt(r.perRoundMin, 2)}–${fmt(r.perRoundMax, 2)})`, `${fmt(r.cpuRatioMedian, 2)}×`,
-      r.goal ? `≥ ${r.goal}×` : '—', r.goal ? (r.ofMedians >= r.goal ? 'yes' : 'NO') : '']),
-    ['l', 'l', 'r', 'r', 'r', 'r', 'l']));
-  console.log('\n"met?" judges the ratio of req/s medians. The CPU/req ratio is the same comparison measured as server ' +
-    'CPU time per request, which other processes on the machine disturb much less.');
+  console.log(
+    table(
+      [
+        'endpoint',
+        'ours',
+        'ratio of medians',
+        'per-round ratio median (min–max)',
+        'CPU/req ratio (express ÷ ours)',
+        'goal',
+        'met?',
+      ],
+      ratios.map((r) => [
+        epLabel(r.endpoint),
+        label(r.target),
+        `${fmt(r.ofMedians, 2)}×`,
+        `${fmt(r.perRoundMedian, 2)}× (${fmt(r.perRoundMin, 2)}–${fmt(r.perRoundMax, 2)})`,
+        `${fmt(r.cpuRatioMedian, 2)}×`,
+        r.goal ? `≥ ${r.goal}×` : '—',
+        r.goal ? (r.ofMedians >= r.goal ? 'yes' : 'NO') : '',
+      ]),
+      ['l', 'l', 'r', 'r', 'r', 'r', 'l'],
+    ),
+  );
+  console.log(
+    '\n"met?" judges the ratio of req/s medians. The CPU/req ratio is the same comparison measured as server ' +
+      'CPU time per request, which other processes on the machine disturb much less.',
+  );
   console.log('\n## Server memory after the run\n');
-  console.log(table(['target', 'pid', 'RSS MiB', 'peak RSS MiB'],
-    servers.map((s) => [label(s.id), s.pid, fmt(s.mem?.rssMiB, 1), fmt(s.mem?.peakRssMiB, 1)]), ['l', 'r', 'r', 'r']));
+  console.log(
+    table(
+      ['target', 'pid', 'RSS MiB', 'peak RSS MiB'],
+      servers.map((s) => [label(s.id), s.pid, fmt(s.mem?.rssMiB, 1), fmt(s.mem?.peakRssMiB, 1)]),
+      ['l', 'r', 'r', 'r'],
+    ),
+  );
   const mib = (b) => fmt(b / 1048576, 1);
-  console.log(`\nSQLite store of (b): ${mib(sqlite.dbBytes)} MiB file + ${mib(sqlite.walBytes)} MiB WAL at the end of the run; ` +
-    (sqlite.error ? `row count failed: ${sqlite.error}` : `${fmt(sqlite.rows)} task rows ${JSON.stringify(sqlite.byState)}, ` +
-      `${fmt(sqlite.counted2xx)} 2xx SendMessage responses counted by autocannon and prechecks (rows may exceed it by ≤ ${cfg.connections} per run: responses in flight at the end of a run are not counted)`));
+  console.log(
+    `\nSQLite store of (b): ${mib(sqlite.dbBytes)} MiB file + ${mib(sqlite.walBytes)} MiB WAL at the end of the run; ` +
+      (sqlite.error
+        ? `row count failed: ${sqlite.error}`
+        : `${fmt(sqlite.rows)} task rows ${JSON.stringify(sqlite.byState)}, ` +
+          `${fmt(sqlite.counted2xx)} 2xx SendMessage responses counted by autocannon and prechecks (rows may exceed it by ≤ ${cfg.connections} per run: responses in flight at the end of a run are not counted)`),
+  );
   for (const s of servers) {
     const extra = s.lines.filter((l) => !/listening on http/.test(l));
-    if (extra.length) console.log(`\nOutput of ${label(s.id)} (${extra.length} lines, last 20):\n${extra.slice(-20).join('\n')}`);
+    if (extra.length)
+      console.log(
+        `\nOutput of ${label(s.id)} (${extra.length} lines, last 20):\n${extra.slice(-20).join('\n')}`,
+      );
   }
 }
 
 async function main() {
-  if (!existsSync(join(root, 'dist/main.js'))) throw new Error('dist/main.js missing: run `npm run build` (npm run bench does)');
+  if (!existsSync(join(root, 'dist/main.js')))
+    throw new Error('dist/main.js missing: run `npm run build` (npm run bench does)');
   const perCombo = cfg.warmupS + cfg.rounds * cfg.durationS;
   const estimate = ENDPOINTS.length * 3 * perCombo + 15;
-  console.log(`bench: 3 targets × ${ENDPOINTS.length} endpoints × (${cfg.warmupS} s warm-up + ${cfg.rounds} rounds × ${cfg.durationS} s), ` +
-    `${cfg.connections} connections, loopback ${HOST} only. Expected total ≈ ${Math.floor(estimate / 60)} min ${estimate % 60} s.`);
+  console.log(
+    `bench: 3 targets × ${ENDPOINTS.length} endpoints × (${cfg.warmupS} s warm-up + ${cfg.rounds} rounds × ${cfg.durationS} s), ` +
+      `${cfg.connections} connections, loopback ${HOST} only. Expected total ≈ ${Math.floor(estimate / 60)} min ${estimate % 60} s.`,
+  );
   if (pin) pinSelf(cfg.clientCpu);
-  console.log(pin ? `Pinning: servers on CPU ${cfg.serverCpu} (taskset -c), autocannon (this process) on CPU ${cfg.clientCpu}.`
-    : 'Pinning: OFF (no taskset, fewer than 2 CPUs or BENCH_PIN=0): client and servers share CPUs; figures are noisier.');
+  console.log(
+    pin
+      ? `Pinning: servers on CPU ${cfg.serverCpu} (taskset -c), autocannon (this process) on CPU ${cfg.clientCpu}.`
+      : 'Pinning: OFF (no taskset, fewer than 2 CPUs or BENCH_PIN=0): client and servers share CPUs; figures are noisier.',
+  );
   const started = Date.now();
   const tmp = mkdtempSync(join(tmpdir(), 'superqode-bench-'));
   onExit(() => removeDir(tmp));
   const targets = targetsFor(tmp, await freePorts(3));
-  const servers = targets.map((t) => ({ id: t.id, ...startChild(t.id, t.cmd, t.args, { env: t.env, cwd: root, cpu: pin ? cfg.serverCpu : undefined }) }));
+  const servers = targets.map((t) => ({
+    id: t.id,
+    ...startChild(t.id, t.cmd, t.args, {
+      env: t.env,
+      cwd: root,
+      cpu: pin ? cfg.serverCpu : undefined,
+    }),
+  }));
   ourPids.push(...servers.map((s) => s.pid));
-  servers.forEach((s, i) => { targets[i].pid = s.pid; });
-  await Promise.all(servers.map((s, i) => waitReady(s, `http://${HOST}:${targets[i].port}${targets[i].health}`)));
+  servers.forEach((s, i) => {
+    targets[i].pid = s.pid;
+  });
+  await Promise.all(
+    servers.map((s, i) => waitReady(s, `http://${HOST}:${targets[i].port}${targets[i].health}`)),
+  );
   const sizes = await precheck(targets);
   const runs = await measure(targets);
   for (const s of servers) s.mem = memoryOf(s.pid);
   const sqliteTarget = targets.find((t) => t.id === 'ours-sqlite');
-  const sqlite = { dbBytes: sizeOf(sqliteTarget.sqlitePath), walBytes: sizeOf(`${sqliteTarget.sqlitePath}-wal`) };
+  const sqlite = {
+    dbBytes: sizeOf(sqliteTarget.sqlitePath),
+    walBytes: sizeOf(`${sqliteTarget.sqlitePath}-wal`),
+  };
   await Promise.all(servers.map((s) => stopChild(s)));
   Object.assign(sqlite, sqliteFacts(sqliteTarget.sqlitePath, root), {
-    counted2xx: runs.filter((r) => r.target === 'ours-sqlite' && r.endpoint !== 'card').reduce((a, r) => a + r.ok2xx, 0) + 2,
+    counted2xx:
+      runs
+        .filter((r) => r.target === 'ours-sqlite' && r.endpoint !== 'card')
+        .reduce((a, r) => a + r.ok2xx, 0) + 2,
   });
   const summary = summarise(runs, targets);
   report(summary, targets, servers, sizes, sqlite);
@@ -241,13 +448,26 @@ async function main() {
   console.log(`\nTotal ${Math.floor(elapsedS / 60)} min ${elapsedS % 60} s.`);
   const out = join(root, 'bench-results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'latest.json'), JSON.stringify({
-    finishedAt: new Date().toISOString(), elapsedS, config: { ...cfg, pinned: pin },
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model },
-    targets: targets.map(({ id, label }) => ({ id, label })), endpoints: ENDPOINTS.map(({ id, label, method, path }) => ({ id, label, method, path })),
-    responseBytes: sizes, ...summary, runs,
-    servers: servers.map((s) => ({ id: s.id, pid: s.pid, ...s.mem, output: s.lines })), sqlite,
-  }, null, 2));
+  writeFileSync(
+    join(out, 'latest.json'),
+    JSON.stringify(
+      {
+        finishedAt: new Date().toISOString(),
+        elapsedS,
+        config: { ...cfg, pinned: pin },
+        machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model },
+        targets: targets.map(({ id, label }) => ({ id, label })),
+        endpoints: ENDPOINTS.map(({ id, label, method, path }) => ({ id, label, method, path })),
+        responseBytes: sizes,
+        ...summary,
+        runs,
+        servers: servers.map((s) => ({ id: s.id, pid: s.pid, ...s.mem, output: s.lines })),
+        sqlite,
+      },
+      null,
+      2,
+    ),
+  );
   console.log(`JSON copy: ${join('bench-results', 'latest.json')}`);
 }
 

@@ -19,14 +19,22 @@ export interface CardDifference {
 
 /** Every leaf path where two JSON values differ (objects by key, arrays by index). */
 export function diffJson(published: unknown, expected: unknown, path = '$'): CardDifference[] {
-  if (typeof published !== typeof expected || Array.isArray(published) !== Array.isArray(expected) || published === null || expected === null) {
+  if (
+    typeof published !== typeof expected ||
+    Array.isArray(published) !== Array.isArray(expected) ||
+    published === null ||
+    expected === null
+  ) {
     return Object.is(published, expected) ? [] : [{ path, published, expected }];
   }
-  if (typeof published !== 'object') return published === expected ? [] : [{ path, published, expected }];
+  if (typeof published !== 'object')
+    return published === expected ? [] : [{ path, published, expected }];
   const a = published as Record<string, unknown>;
   const b = expected as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-  return keys.flatMap((k) => diffJson(a[k], b[k], Array.isArray(published) ? `${path}[${k}]` : `${path}.${k}`));
+  return keys.flatMap((k) =>
+    diffJson(a[k], b[k], Array.isArray(published) ? `${path}[${k}]` : `${path}.${k}`),
+  );
 }
 
 /** Result of one check run. */
@@ -41,7 +49,11 @@ export interface CheckResult {
  * Fetches `${baseUrl}/.well-known/agent-card.json` (no A2A-Version: the dual card the export
  * writes) and compares it with `expected`; then HEAD/GET of its iconUrl.
  */
-export async function checkPublishedCard(baseUrl: string, expected: unknown, timeoutMs = 10_000): Promise<CheckResult> {
+export async function checkPublishedCard(
+  baseUrl: string,
+  expected: unknown,
+  timeoutMs = 10_000,
+): Promise<CheckResult> {
   const lines: string[] = [];
   const url = `${baseUrl.replace(/\/+$/, '')}/.well-known/agent-card.json`;
   let published: unknown;
@@ -54,14 +66,21 @@ export async function checkPublishedCard(baseUrl: string, expected: unknown, tim
     return { reachable: false, differences: [], iconOk: undefined, lines };
   }
   const differences = diffJson(published, expected);
-  for (const d of differences) lines.push(`differs ${d.path}: published ${JSON.stringify(d.published)} expected ${JSON.stringify(d.expected)}`);
+  for (const d of differences)
+    lines.push(
+      `differs ${d.path}: published ${JSON.stringify(d.published)} expected ${JSON.stringify(d.expected)}`,
+    );
   const iconUrl = (published as { iconUrl?: unknown }).iconUrl;
   let iconOk: boolean | undefined;
   if (typeof iconUrl === 'string') {
     try {
       const icon = await fetch(iconUrl, { signal: AbortSignal.timeout(timeoutMs) });
       iconOk = icon.ok && (icon.headers.get('content-type') ?? '').startsWith('image/');
-      lines.push(iconOk ? `icon ok: ${iconUrl}` : `icon not an image: ${iconUrl} (${icon.status} ${icon.headers.get('content-type')})`);
+      lines.push(
+        iconOk
+          ? `icon ok: ${iconUrl}`
+          : `icon not an image: ${iconUrl} (${icon.status} ${icon.headers.get('content-type')})`,
+      );
     } catch (err) {
       iconOk = false;
       lines.push(`icon unreachable: ${iconUrl} (${(err as Error).message})`);
@@ -73,7 +92,9 @@ export async function checkPublishedCard(baseUrl: string, expected: unknown, tim
 
 async function main(argv: string[]): Promise<number> {
   const i = argv.indexOf('--url');
-  const expected = JSON.parse(readFileSync(packagePath('examples', 'a2a', 'agent-card.json'), 'utf8')) as { url?: string };
+  const expected = JSON.parse(
+    readFileSync(packagePath('examples', 'a2a', 'agent-card.json'), 'utf8'),
+  ) as { url?: string };
   const base = i >= 0 ? argv[i + 1] : (expected.url ?? 'http://127.0.0.1:8000');
   const result = await checkPublishedCard(base, expected);
   for (const line of result.lines) process.stdout.write(`${line}\n`);
@@ -82,5 +103,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+  void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

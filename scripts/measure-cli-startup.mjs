@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const cli = process.argv[3] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
+const cli =
+  process.argv[3] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const runs = Number(process.argv[2] ?? 11);
 const cases = [['--version'], ['--help'], ['serve', 'a2a', '--help'], ['node -e 0 (baseline)']];
 
@@ -24,5 +25,7 @@ for (const args of cases) {
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
-  console.log(`${args.join(' ').padEnd(24)} median ${median.toFixed(0).padStart(5)} ms   min ${times[0].toFixed(0).padStart(5)} ms   (${runs} runs)`);
+  console.log(
+    `${args.join(' ').padEnd(24)} median ${median.toFixed(0).padStart(5)} ms   min ${times[0].toFixed(0).padStart(5)} ms   (${runs} runs)`,
+  );
 }

@@ -36,15 +36,30 @@ const STREAMING_TIMEOUT_S = Number(process.env.TCK_STREAMING_TIMEOUT ?? '2') || 
 const now = (): string => new Date().toISOString();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+const text = (value: string): Part => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
 const raw = (bytes: string, filename: string, mediaType: string): Part => ({
   content: { $case: 'raw', value: Buffer.from(bytes, 'utf8') },
   metadata: undefined,
   filename,
   mediaType,
 });
-const url = (value: string, filename: string, mediaType: string): Part => ({ content: { $case: 'url', value }, metadata: undefined, filename, mediaType });
-const data = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
+const url = (value: string, filename: string, mediaType: string): Part => ({
+  content: { $case: 'url', value },
+  metadata: undefined,
+  filename,
+  mediaType,
+});
+const data = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'application/json',
+});
 
 /** One fixture turn, with helpers that publish on the bus for this task. */
 class Turn {
@@ -88,12 +103,27 @@ class Turn {
 
   status(state: TaskState, message?: Message): void {
     this.bus.publish(
-      AgentEvent.statusUpdate({ taskId: this.taskId, contextId: this.contextId, status: { state, message, timestamp: now() }, metadata: undefined }),
+      AgentEvent.statusUpdate({
+        taskId: this.taskId,
+        contextId: this.contextId,
+        status: { state, message, timestamp: now() },
+        metadata: undefined,
+      }),
     );
   }
 
-  artifact(parts: Part[], opts: { artifactId?: string; append?: boolean; lastChunk?: boolean } = {}): void {
-    const artifact: Artifact = { artifactId: opts.artifactId ?? randomUUID(), name: 'tck-output', description: '', parts, metadata: undefined, extensions: [] };
+  artifact(
+    parts: Part[],
+    opts: { artifactId?: string; append?: boolean; lastChunk?: boolean } = {},
+  ): void {
+    const artifact: Artifact = {
+      artifactId: opts.artifactId ?? randomUUID(),
+      name: 'tck-output',
+      description: '',
+      parts,
+      metadata: undefined,
+      extensions: [],
+    };
     this.bus.publish(
       AgentEvent.artifactUpdate({
         taskId: this.taskId,
@@ -116,48 +146,72 @@ type Scenario = (t: Turn) => Promise<void> | void;
  * stays open so SubscribeToTask and follow-up turns share it).
  */
 const SCENARIOS: Array<[string, Scenario]> = [
-  ['tck-stream-artifact-chunked', (t) => {
-    t.start();
-    t.status(TaskState.TASK_STATE_WORKING);
-    const artifactId = randomUUID();
-    t.artifact([text('chunk-1 ')], { artifactId, append: false, lastChunk: false });
-    t.artifact([text('chunk-2')], { artifactId, append: true, lastChunk: true });
-    t.status(TaskState.TASK_STATE_COMPLETED);
-  }],
-  ['test-resubscribe-message-id', async (t) => {
-    t.start();
-    t.status(TaskState.TASK_STATE_WORKING);
-    await sleep(2 * STREAMING_TIMEOUT_S * 1000);
-    t.status(TaskState.TASK_STATE_COMPLETED);
-  }],
+  [
+    'tck-stream-artifact-chunked',
+    (t) => {
+      t.start();
+      t.status(TaskState.TASK_STATE_WORKING);
+      const artifactId = randomUUID();
+      t.artifact([text('chunk-1 ')], { artifactId, append: false, lastChunk: false });
+      t.artifact([text('chunk-2')], { artifactId, append: true, lastChunk: true });
+      t.status(TaskState.TASK_STATE_COMPLETED);
+    },
+  ],
+  [
+    'test-resubscribe-message-id',
+    async (t) => {
+      t.start();
+      t.status(TaskState.TASK_STATE_WORKING);
+      await sleep(2 * STREAMING_TIMEOUT_S * 1000);
+      t.status(TaskState.TASK_STATE_COMPLETED);
+    },
+  ],
   ['tck-stream-artifact-text', (t) => streamed(t, [text('Streamed text content')])],
   ['tck-stream-artifact-file', (t) => streamed(t, [raw('tck', 'output.txt', 'text/plain')])],
   ['tck-stream-ordering-001', (t) => streamed(t, [text('Ordered output')])],
   ['tck-stream-001', (t) => streamed(t, [text('Stream hello from TCK')])],
-  ['tck-stream-002', (t) => {
-    t.start();
-    t.status(TaskState.TASK_STATE_COMPLETED);
-  }],
+  [
+    'tck-stream-002',
+    (t) => {
+      t.start();
+      t.status(TaskState.TASK_STATE_COMPLETED);
+    },
+  ],
   ['tck-stream-003', (t) => streamed(t, [text('Stream task lifecycle')])],
-  ['tck-artifact-file-url', (t) => withArtifact(t, [url('https://example.com/output.txt', 'output.txt', 'text/plain')])],
+  [
+    'tck-artifact-file-url',
+    (t) => withArtifact(t, [url('https://example.com/output.txt', 'output.txt', 'text/plain')]),
+  ],
   ['tck-artifact-file', (t) => withArtifact(t, [raw('tck', 'output.txt', 'text/plain')])],
   ['tck-artifact-text', (t) => withArtifact(t, [text('Generated text content')])],
   ['tck-artifact-data', (t) => withArtifact(t, [data({ key: 'value', count: 42 })])],
-  ['tck-message-response', (t) => {
-    t.bus.publish(AgentEvent.message(t.message([text('Direct message response')])));
-  }],
-  ['tck-input-required', (t) => {
-    t.start();
-    t.status(TaskState.TASK_STATE_INPUT_REQUIRED);
-  }],
-  ['tck-complete-task', (t) => {
-    t.start();
-    t.status(TaskState.TASK_STATE_COMPLETED, t.message([text('Hello from TCK')]));
-  }],
-  ['tck-reject-task', (t) => {
-    t.start();
-    t.status(TaskState.TASK_STATE_REJECTED, t.message([text('rejected')]));
-  }],
+  [
+    'tck-message-response',
+    (t) => {
+      t.bus.publish(AgentEvent.message(t.message([text('Direct message response')])));
+    },
+  ],
+  [
+    'tck-input-required',
+    (t) => {
+      t.start();
+      t.status(TaskState.TASK_STATE_INPUT_REQUIRED);
+    },
+  ],
+  [
+    'tck-complete-task',
+    (t) => {
+      t.start();
+      t.status(TaskState.TASK_STATE_COMPLETED, t.message([text('Hello from TCK')]));
+    },
+  ],
+  [
+    'tck-reject-task',
+    (t) => {
+      t.start();
+      t.status(TaskState.TASK_STATE_REJECTED, t.message([text('rejected')]));
+    },
+  ],
 ];
 
 function streamed(t: Turn, parts: Part[]): void {
@@ -194,7 +248,12 @@ export class TckExecutor implements AgentExecutor {
     const contextId = this.open.get(taskId) ?? '';
     this.open.delete(taskId);
     bus.publish(
-      AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() }, metadata: undefined }),
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() },
+        metadata: undefined,
+      }),
     );
     bus.finished();
   };
@@ -210,7 +269,10 @@ async function main(): Promise<void> {
   // Every request ceiling off, stores in a fresh temp dir; the rest from the environment.
   const overrides: RawEnv = {
     SUPERQODE_A2A_PORT: portArg(process.argv),
-    SUPERQODE_A2A_TASK_STORE_PATH: join(mkdtempSync(join(tmpdir(), 'superqode-tck-')), 'tasks.sqlite3'),
+    SUPERQODE_A2A_TASK_STORE_PATH: join(
+      mkdtempSync(join(tmpdir(), 'superqode-tck-')),
+      'tasks.sqlite3',
+    ),
     SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0,
     SUPERQODE_A2A_KEYED_PER_MINUTE: 0,
     SUPERQODE_A2A_GLOBAL_PER_DAY: 0,
@@ -219,13 +281,17 @@ async function main(): Promise<void> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(overrides)] })
     .overrideProvider(AGENT_EXECUTOR)
     .useFactory({
-      factory: (router: SkillRouter, clock: Clock, ids: IdGenerator) => new TckExecutor(new SkillRouterExecutor(router, clock, ids)),
+      factory: (router: SkillRouter, clock: Clock, ids: IdGenerator) =>
+        new TckExecutor(new SkillRouterExecutor(router, clock, ids)),
       inject: [SkillRouter, Clock, IdGenerator],
     })
     .compile();
-  const app = configureApp(moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(env), { bodyParser: false }));
+  const app = configureApp(
+    moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(env), { bodyParser: false }),
+  );
   await app.listen(env.SUPERQODE_A2A_PORT, env.SUPERQODE_A2A_HOST);
-  const base = env.SUPERQODE_A2A_PUBLIC_URL ?? `http://${env.SUPERQODE_A2A_HOST}:${env.SUPERQODE_A2A_PORT}`;
+  const base =
+    env.SUPERQODE_A2A_PUBLIC_URL ?? `http://${env.SUPERQODE_A2A_HOST}:${env.SUPERQODE_A2A_PORT}`;
   console.log(`TCK SUT listening on ${base} (resubscribe tasks run ${2 * STREAMING_TIMEOUT_S}s)`);
 }
 

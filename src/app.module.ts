@@ -26,8 +26,15 @@ class EmbeddingModule {
   static forRoot(embedding: AppEmbedding): DynamicModule {
     const { imports, providers: skills } = skillContributions(embedding.skills ?? []);
     const controller = embedding.harnessController;
-    const providers = controller ? [{ provide: EMBEDDED_HARNESS_CONTROLLER, useValue: controller }] : [];
-    return { module: EmbeddingModule, imports, providers: [...providers, ...skills], exports: providers.map((p) => p.provide) };
+    const providers = controller
+      ? [{ provide: EMBEDDED_HARNESS_CONTROLLER, useValue: controller }]
+      : [];
+    return {
+      module: EmbeddingModule,
+      imports,
+      providers: [...providers, ...skills],
+      exports: providers.map((p) => p.provide),
+    };
   }
 }
 

@@ -3,13 +3,20 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import type { AppEmbedding } from './app.module';
-import { A2aConfig, assertBindAllowed, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
+import {
+  A2aConfig,
+  assertBindAllowed,
+  remoteBindWarnings,
+  trustedProxyHops,
+} from './config/a2a.config';
 import { Env, RawEnv } from './config/env.schema';
 import { loadEnv } from './config/load-env';
 import { redactUrl } from './common/http/redact-url';
-import type { A2aFallbackExceptionFilter } from './modules/transport/a2a-fallback-exception.filter';
 import { registerRequestGuards } from './modules/transport/http/request-guards';
-import { capConnectionsPerAddress, serverLimitOptions } from './modules/transport/http/server-limits';
+import {
+  capConnectionsPerAddress,
+  serverLimitOptions,
+} from './modules/transport/http/server-limits';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -20,7 +27,10 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
  */
 export function adapterFor(env: Env, logStream?: NodeJS.WritableStream): FastifyAdapter {
   const level = env.SUPERQODE_A2A_LOG_LEVEL;
-  const hops = trustedProxyHops(env.SUPERQODE_A2A_TRUSTED_PROXY_HOPS, env.SUPERQODE_A2A_ALLOW_REMOTE);
+  const hops = trustedProxyHops(
+    env.SUPERQODE_A2A_TRUSTED_PROXY_HOPS,
+    env.SUPERQODE_A2A_ALLOW_REMOTE,
+  );
   const requestLog = level === 'debug' || level === 'verbose';
   return new FastifyAdapter({
     bodyLimit: env.SUPERQODE_A2A_MAX_BODY_BYTES,
@@ -57,7 +67,7 @@ export function loggerFor(env: Env): ConsoleLogger {
  * types get A2A errors), the request guards (Host, Origin, preflight, Content-Type: see
  * {@link registerRequestGuards}), the per-address connection cap and shutdown hooks. Failures
  * before a controller runs (413, unknown route) reach Nest's global filter,
- * {@link A2aFallbackExceptionFilter}. Call before `init()`/`listen()`.
+ * `A2aFallbackExceptionFilter`. Call before `init()`/`listen()`.
  */
 export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
@@ -81,11 +91,15 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const env = loadEnv(overrides);
   assertBindAllowed(env.SUPERQODE_A2A_HOST, env.SUPERQODE_A2A_ALLOW_REMOTE);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(overrides, embedding), adapterFor(env), {
-    bodyParser: false,
-    logger: loggerFor(env),
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(overrides, embedding),
+    adapterFor(env),
+    {
+      bodyParser: false,
+      logger: loggerFor(env),
+      abortOnError: false,
+    },
+  );
   return configureApp(app);
 }
 

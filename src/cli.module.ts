@@ -14,6 +14,12 @@ import { ServeCommandsModule } from './modules/transport/commands/serve-commands
  * serve (e.g. a remote host) never stops `a2a-keys`.
  */
 @Module({
-  imports: [ServeCommandsModule, A2aKeysCommandsModule, ClientCommandsModule, HarnessCommandsModule, TaskCommandsModule],
+  imports: [
+    ServeCommandsModule,
+    A2aKeysCommandsModule,
+    ClientCommandsModule,
+    HarnessCommandsModule,
+    TaskCommandsModule,
+  ],
 })
 export class CliModule {}

@@ -18,7 +18,14 @@ export { A2aSkill, isStreamingTurn } from './modules/skills/a2a-skill';
 export { A2aSkillProvider } from './modules/skills/a2a-skill-provider.decorator';
 export type { A2aSkillProviderOptions } from './modules/skills/a2a-skill-provider.decorator';
 export type { A2aSkillContribution } from './modules/skills/skill-contributions';
-export { agentMessage, artifact, dataPart, messageText, statusUpdate, textPart } from './modules/skills/message-parts';
+export {
+  agentMessage,
+  artifact,
+  dataPart,
+  messageText,
+  statusUpdate,
+  textPart,
+} from './modules/skills/message-parts';
 export { acceptsOutput } from './modules/skills/content-modes';
 export { A2aConfig } from './config/a2a.config';
 export { AppModule } from './app.module';
@@ -83,16 +90,24 @@ export function createA2AServer(options: CreateA2AServerOptions = {}): A2AServer
         SUPERQODE_A2A_PORT: port ?? options.env?.SUPERQODE_A2A_PORT,
         SUPERQODE_A2A_PUBLIC_URL: options.serverUrl ?? options.env?.SUPERQODE_A2A_PUBLIC_URL,
         SUPERQODE_A2A_HARNESS_SPEC: options.spec ?? options.env?.SUPERQODE_A2A_HARNESS_SPEC,
-        SUPERQODE_A2A_HARNESS_PROVIDER: options.provider ?? options.env?.SUPERQODE_A2A_HARNESS_PROVIDER,
+        SUPERQODE_A2A_HARNESS_PROVIDER:
+          options.provider ?? options.env?.SUPERQODE_A2A_HARNESS_PROVIDER,
         SUPERQODE_A2A_HARNESS_MODEL: options.model ?? options.env?.SUPERQODE_A2A_HARNESS_MODEL,
-        SUPERQODE_A2A_HARNESS_BASE_URL: options.baseUrl ?? options.env?.SUPERQODE_A2A_HARNESS_BASE_URL,
+        SUPERQODE_A2A_HARNESS_BASE_URL:
+          options.baseUrl ?? options.env?.SUPERQODE_A2A_HARNESS_BASE_URL,
         SUPERQODE_A2A_TOKEN: options.bearerToken ?? options.env?.SUPERQODE_A2A_TOKEN,
         SUPERQODE_A2A_WORKING_DIR: options.workingDir ?? options.env?.SUPERQODE_A2A_WORKING_DIR,
-        SUPERQODE_A2A_HARNESS_STORE_PATH: options.harnessStorePath ?? options.env?.SUPERQODE_A2A_HARNESS_STORE_PATH,
-        SUPERQODE_A2A_TASK_STORE_PATH: typeof store === 'string' ? store : options.env?.SUPERQODE_A2A_TASK_STORE_PATH,
-        SUPERQODE_A2A_TASK_STORE_ENABLED: store === null ? false : options.env?.SUPERQODE_A2A_TASK_STORE_ENABLED,
+        SUPERQODE_A2A_HARNESS_STORE_PATH:
+          options.harnessStorePath ?? options.env?.SUPERQODE_A2A_HARNESS_STORE_PATH,
+        SUPERQODE_A2A_TASK_STORE_PATH:
+          typeof store === 'string' ? store : options.env?.SUPERQODE_A2A_TASK_STORE_PATH,
+        SUPERQODE_A2A_TASK_STORE_ENABLED:
+          store === null ? false : options.env?.SUPERQODE_A2A_TASK_STORE_ENABLED,
       };
-      const started = await startServer(overrides, { harnessController: options.controller, skills: options.skills });
+      const started = await startServer(overrides, {
+        harnessController: options.controller,
+        skills: options.skills,
+      });
       app = started.app;
       return started.url;
     },

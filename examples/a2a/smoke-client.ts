@@ -30,15 +30,29 @@ export async function runSmoke(baseUrl: string, text: string): Promise<SmokeResu
     contextId: '',
     taskId: '',
     role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts: [
+      {
+        content: { $case: 'text', value: text },
+        metadata: undefined,
+        filename: '',
+        mediaType: 'text/plain',
+      },
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
   };
-  const result = await client.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined });
+  const result = await client.sendMessage({
+    tenant: '',
+    message,
+    configuration: undefined,
+    metadata: undefined,
+  });
   const iface = card.supportedInterfaces[0];
   const task = 'status' in result ? (result as Task) : undefined;
-  const texts = (task?.artifacts ?? []).flatMap((a) => a.parts).map((p) => (p.content?.$case === 'text' ? p.content.value : ''));
+  const texts = (task?.artifacts ?? [])
+    .flatMap((a) => a.parts)
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''));
   return {
     agent: `${card.name} ${card.version}`,
     interfaceUrl: iface?.url ?? baseUrl,
@@ -51,8 +65,10 @@ export async function runSmoke(baseUrl: string, text: string): Promise<SmokeResu
 }
 
 if (require.main === module) {
-  const [url = 'http://127.0.0.1:8000', text = 'Which harness is open source and Apache licensed?'] =
-    process.argv.slice(2);
+  const [
+    url = 'http://127.0.0.1:8000',
+    text = 'Which harness is open source and Apache licensed?',
+  ] = process.argv.slice(2);
   runSmoke(url, text)
     .then((r) => {
       process.stdout.write(

@@ -8,6 +8,12 @@ import { RepoFactsModule } from './repo-facts.module';
 
 if (require.main === module) {
   const port = Number(process.argv[2] ?? 8011);
-  const server = createA2AServer({ skills: [RepoFactsModule], taskStorePath: null, harnessStorePath: ':memory:' });
-  server.listen({ host: '127.0.0.1', port }).then((url) => process.stdout.write(`repo-facts agent on ${url}\n`));
+  const server = createA2AServer({
+    skills: [RepoFactsModule],
+    taskStorePath: null,
+    harnessStorePath: ':memory:',
+  });
+  void server
+    .listen({ host: '127.0.0.1', port })
+    .then((url) => process.stdout.write(`repo-facts agent on ${url}\n`));
 }

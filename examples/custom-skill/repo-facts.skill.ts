@@ -47,7 +47,8 @@ export class RepoFactsSkill extends A2aSkill {
     return {
       id: REPO_FACTS_SKILL_ID,
       name: 'Repository facts',
-      description: "Facts about the server's working directory: package name and version, file counts by extension.",
+      description:
+        "Facts about the server's working directory: package name and version, file counts by extension.",
       tags: ['repository', 'facts', 'example'],
       examples: ['Repo facts, please', 'What are the facts about this repo?'],
       inputModes: ['text/plain'],
@@ -62,8 +63,17 @@ export class RepoFactsSkill extends A2aSkill {
     const parts = [textPart(repoFactsText(facts))];
     if (acceptsOutput('application/json', accepted)) parts.push(dataPart(facts));
     const { taskId, contextId } = context;
-    const message = agentMessage({ messageId: randomUUID(), contextId, taskId, parts: [textPart('Repository facts.')] });
-    const status = { state: TaskState.TASK_STATE_COMPLETED, message, timestamp: new Date().toISOString() };
+    const message = agentMessage({
+      messageId: randomUUID(),
+      contextId,
+      taskId,
+      parts: [textPart('Repository facts.')],
+    });
+    const status = {
+      state: TaskState.TASK_STATE_COMPLETED,
+      message,
+      timestamp: new Date().toISOString(),
+    };
     const answer = artifact({ artifactId: randomUUID(), name: 'repo-facts', parts });
     bus.publish(AgentEvent.task({ ...task, status, artifacts: [...task.artifacts, answer] }));
   }

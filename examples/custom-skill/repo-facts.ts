@@ -38,7 +38,8 @@ export function readRepoFacts(dir: string): RepoFacts {
     for (const entry of entries) {
       if (++seen > MAX_ENTRIES) break;
       if (entry.name.startsWith('.')) continue;
-      if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) pending.push(join(current, entry.name));
+      if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name))
+        pending.push(join(current, entry.name));
       if (!entry.isFile()) continue;
       files++;
       const dot = entry.name.lastIndexOf('.');
@@ -70,10 +71,15 @@ function readPackage(dir: string): RepoFacts['package'] {
 export function repoFactsText(facts: RepoFacts): string {
   const lines: string[] = [];
   const p = facts.package;
-  if (p?.name) lines.push(`Package: ${p.name}${p.version ? ` ${p.version}` : ''}${p.description ? ` (${p.description})` : ''}`);
+  if (p?.name)
+    lines.push(
+      `Package: ${p.name}${p.version ? ` ${p.version}` : ''}${p.description ? ` (${p.description})` : ''}`,
+    );
   lines.push(`Files: ${facts.files}${facts.truncated ? ' or more (walk truncated)' : ''}`);
   if (facts.extensions.length > 0) {
-    lines.push(`By extension: ${facts.extensions.map((e) => `${e.extension} ${e.files}`).join(', ')}`);
+    lines.push(
+      `By extension: ${facts.extensions.map((e) => `${e.extension} ${e.files}`).join(', ')}`,
+    );
   }
   return lines.join('\n');
 }

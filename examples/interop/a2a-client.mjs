@@ -35,7 +35,10 @@ function parseArgs(argv) {
 async function fetchCard(url) {
   const base = url.replace(/\/+$/, '').replace(/\/\.well-known\/agent(-card)?\.json$/, '');
   for (const path of ['/.well-known/agent-card.json', '/.well-known/agent.json']) {
-    const res = await fetch(base + path, { headers: HEADERS, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await fetch(base + path, {
+      headers: HEADERS,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     if (res.status === 404) continue;
     if (!res.ok) throw new Error(`agent card ${base + path}: HTTP ${res.status}`);
     return res.json();
@@ -45,7 +48,9 @@ async function fetchCard(url) {
 
 // The first card interface with the wanted binding at protocol version 1.0.
 function pickInterface(card, binding) {
-  const found = (card.supportedInterfaces ?? []).find((i) => i.protocolBinding === binding && i.protocolVersion === '1.0');
+  const found = (card.supportedInterfaces ?? []).find(
+    (i) => i.protocolBinding === binding && i.protocolVersion === '1.0',
+  );
   if (!found) throw new Error(`the card lists no ${binding} 1.0 interface`);
   return found.url.replace(/\/+$/, '');
 }
@@ -53,7 +58,12 @@ function pickInterface(card, binding) {
 async function post(url, body, token) {
   const headers = { ...HEADERS, 'Content-Type': 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
   const json = await res.json().catch(() => ({}));
   return { status: res.status, json };
 }
@@ -66,23 +76,34 @@ async function send(endpoint, rest, text, token) {
     if (status !== 200) throw new Error(`HTTP ${status}: ${json.error?.message ?? 'error'}`);
     return json;
   }
-  const { status, json } = await post(endpoint, { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }, token);
+  const { status, json } = await post(
+    endpoint,
+    { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } },
+    token,
+  );
   if (json.error) throw new Error(`JSON-RPC ${json.error.code}: ${json.error.message}`);
   if (status !== 200 || !json.result) throw new Error(`HTTP ${status}`);
   return json.result;
 }
 
 // Text of parts in either shape: { text } (1.0) or { kind: 'text', text } (0.3).
-const partsText = (parts = []) => parts.map((p) => p.text ?? (p.data !== undefined ? JSON.stringify(p.data) : '')).filter(Boolean);
+const partsText = (parts = []) =>
+  parts.map((p) => p.text ?? (p.data !== undefined ? JSON.stringify(p.data) : '')).filter(Boolean);
 // State in either spelling: TASK_STATE_COMPLETED or completed.
-const stateName = (s = '') => s.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+const stateName = (s = '') =>
+  s
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const card = await fetchCard(opts.url);
   const endpoint = pickInterface(card, opts.rest ? 'HTTP+JSON' : 'JSONRPC');
   const result = await send(endpoint, opts.rest, opts.text, opts.token);
-  process.stdout.write(`agent:     ${card.name} ${card.version}\ninterface: ${opts.rest ? 'HTTP+JSON' : 'JSONRPC'} 1.0 at ${endpoint}\n`);
+  process.stdout.write(
+    `agent:     ${card.name} ${card.version}\ninterface: ${opts.rest ? 'HTTP+JSON' : 'JSONRPC'} 1.0 at ${endpoint}\n`,
+  );
   if (result.message) {
     process.stdout.write(`reply:     message\n\n${partsText(result.message.parts).join('\n')}\n`);
     return 1;

@@ -6,8 +6,18 @@ import { withCommandContext } from './command-context';
 describe('withCommandContext (issue #13: no command builds a Nest application itself)', () => {
   it('is, with the server bootstrap, the only code in src/ that calls NestFactory', () => {
     const src = join(__dirname, '..');
-    const hits = execFileSync('grep', ['-rlE', 'NestFactory\\.', '--include=*.ts', '--exclude=*.spec.ts', src], { encoding: 'utf8' });
-    expect(hits.trim().split('\n').map((f) => f.slice(src.length + 1)).sort()).toEqual(['bootstrap.ts', 'cli/command-context.ts']);
+    const hits = execFileSync(
+      'grep',
+      ['-rlE', 'NestFactory\\.', '--include=*.ts', '--exclude=*.spec.ts', src],
+      { encoding: 'utf8' },
+    );
+    expect(
+      hits
+        .trim()
+        .split('\n')
+        .map((f) => f.slice(src.length + 1))
+        .sort(),
+    ).toEqual(['bootstrap.ts', 'cli/command-context.ts']);
   });
 
   it('runs the work in a context of the module, then closes it (shutdown hooks run)', async () => {

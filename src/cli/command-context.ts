@@ -23,7 +23,10 @@ export async function withCommandContext<T>(
   work: (context: INestApplicationContext) => Promise<T>,
   options: CommandContextOptions = {},
 ): Promise<T> {
-  const context = await NestFactory.createApplicationContext(module, { logger: options.logger ?? ['error'], abortOnError: false });
+  const context = await NestFactory.createApplicationContext(module, {
+    logger: options.logger ?? ['error'],
+    abortOnError: false,
+  });
   try {
     return await work(context);
   } finally {

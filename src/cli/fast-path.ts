@@ -22,5 +22,7 @@ export function fastAnswer(argv: readonly string[], version: string): FastAnswer
   if (last === undefined || !HELP_FLAGS.has(last)) return undefined;
   const path = argv.slice(0, -1);
   if (path.some((word) => word.startsWith('-'))) return undefined;
-  return Object.prototype.hasOwnProperty.call(CLI_HELP, path.join(' ')) ? CLI_HELP[path.join(' ')] : undefined;
+  return Object.prototype.hasOwnProperty.call(CLI_HELP, path.join(' '))
+    ? CLI_HELP[path.join(' ')]
+    : undefined;
 }

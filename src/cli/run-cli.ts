@@ -6,7 +6,10 @@ import { CliModule } from '../cli.module';
 import { PACKAGE_VERSION } from '../modules/health/package-version';
 
 /** What `CommandFactory` accepts (nest-commander does not export the type by name). */
-type CommandFactoryRunOptions = Extract<Parameters<typeof CommandFactory.createWithoutRunning>[1], { cliName?: string }>;
+type CommandFactoryRunOptions = Extract<
+  Parameters<typeof CommandFactory.createWithoutRunning>[1],
+  { cliName?: string }
+>;
 
 /** Exit codes of every `superqode` command (README, "CLI"): 0 ok, 1 failure, 2 usage error. */
 export const CLI_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -16,7 +19,9 @@ export const CLI_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
  * (unknown option or command, missing argument or option, bad choice) is a usage error, 2.
  */
 export function commanderExitCode(err: Error & { code?: string }): number {
-  return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? CLI_EXIT.ok : CLI_EXIT.usage;
+  return err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
+    ? CLI_EXIT.ok
+    : CLI_EXIT.usage;
 }
 
 /** Ends the process for a commander exit; commander has printed its own message already. */
@@ -53,7 +58,9 @@ export function commanderOf(app: INestApplicationContext): Command {
  * `superqode` and gives every subcommand the root's exit handling (commander does not pass
  * `exitOverride` down to commands built separately, so their usage errors exited 1).
  */
-export async function createCli(options: CommandFactoryRunOptions = CLI_OPTIONS): Promise<INestApplicationContext> {
+export async function createCli(
+  options: CommandFactoryRunOptions = CLI_OPTIONS,
+): Promise<INestApplicationContext> {
   const app = await CommandFactory.createWithoutRunning(CliModule, options);
   const root = commanderOf(app).name('superqode');
   if (options.errorHandler) exitOverrideEverywhere(root, options.errorHandler);
@@ -61,7 +68,10 @@ export async function createCli(options: CommandFactoryRunOptions = CLI_OPTIONS)
 }
 
 /** Sets `handler` as the exit override of `root` and of every command below it. */
-export function exitOverrideEverywhere(root: Command, handler: (err: Error & { code?: string }) => void): void {
+export function exitOverrideEverywhere(
+  root: Command,
+  handler: (err: Error & { code?: string }) => void,
+): void {
   root.exitOverride(handler);
   root.commands.forEach((cmd) => exitOverrideEverywhere(cmd, handler));
 }

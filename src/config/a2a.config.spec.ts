@@ -1,9 +1,18 @@
-import { assertBindAllowed, effectiveHarnessAccess, isLoopbackHost, trustedProxyHops } from './a2a.config';
+import {
+  assertBindAllowed,
+  effectiveHarnessAccess,
+  isLoopbackHost,
+  trustedProxyHops,
+} from './a2a.config';
 import { validateEnv } from './env.schema';
 
 describe('remote-bind policy', () => {
-  it.each(['127.0.0.1', '127.1.2.3', '::1', 'localhost'])('%s is loopback', (h) => expect(isLoopbackHost(h)).toBe(true));
-  it.each(['0.0.0.0', '10.0.0.1', '::', 'example.com'])('%s is not loopback', (h) => expect(isLoopbackHost(h)).toBe(false));
+  it.each(['127.0.0.1', '127.1.2.3', '::1', 'localhost'])('%s is loopback', (h) =>
+    expect(isLoopbackHost(h)).toBe(true),
+  );
+  it.each(['0.0.0.0', '10.0.0.1', '::', 'example.com'])('%s is not loopback', (h) =>
+    expect(isLoopbackHost(h)).toBe(false),
+  );
 
   it('refuses a non-loopback host without allowRemote, naming the flag', () => {
     expect(() => assertBindAllowed('0.0.0.0', false)).toThrow(/--allow-remote/);
@@ -19,12 +28,16 @@ describe('remote-bind policy', () => {
 
 describe(validateEnv.name, () => {
   it('applies defaults', () => {
-    expect(validateEnv({})).toMatchObject({ SUPERQODE_A2A_PORT: 8000, SUPERQODE_A2A_HOST: '127.0.0.1', SUPERQODE_A2A_LEGACY_V03: true });
+    expect(validateEnv({})).toMatchObject({
+      SUPERQODE_A2A_PORT: 8000,
+      SUPERQODE_A2A_HOST: '127.0.0.1',
+      SUPERQODE_A2A_LEGACY_V03: true,
+    });
   });
   it('names each invalid variable', () => {
-    expect(() => validateEnv({ SUPERQODE_A2A_PORT: '70000', SUPERQODE_A2A_TOKEN: 'short' })).toThrow(
-      /SUPERQODE_A2A_PORT[\s\S]*SUPERQODE_A2A_TOKEN: must be at least 16 characters/,
-    );
+    expect(() =>
+      validateEnv({ SUPERQODE_A2A_PORT: '70000', SUPERQODE_A2A_TOKEN: 'short' }),
+    ).toThrow(/SUPERQODE_A2A_PORT[\s\S]*SUPERQODE_A2A_TOKEN: must be at least 16 characters/);
   });
   it('never echoes a secret value in its errors', () => {
     try {

@@ -79,7 +79,8 @@ export class A2aConfig {
     this.port = env('SUPERQODE_A2A_PORT');
     this.allowRemote = env('SUPERQODE_A2A_ALLOW_REMOTE');
     assertBindAllowed(this.host, this.allowRemote);
-    const fallbackHost = this.host.includes(':') && !this.host.startsWith('[') ? `[${this.host}]` : this.host;
+    const fallbackHost =
+      this.host.includes(':') && !this.host.startsWith('[') ? `[${this.host}]` : this.host;
     const url = env('SUPERQODE_A2A_PUBLIC_URL');
     this.publicUrl = (url ?? `http://${fallbackHost}:${this.port}`).trim().replace(/\/+$/, '');
     this.taskStorePath = env('SUPERQODE_A2A_TASK_STORE_ENABLED')
@@ -94,14 +95,19 @@ export class A2aConfig {
     this.logLevel = env('SUPERQODE_A2A_LOG_LEVEL');
     this.#operatorToken = env('SUPERQODE_A2A_TOKEN');
     this.keySecretConfigured = env('SUPERQODE_A2A_KEY_SECRET') !== undefined;
-    this.#secrets = [this.#operatorToken, env('SUPERQODE_A2A_KEY_SECRET')].filter((s): s is string => !!s);
+    this.#secrets = [this.#operatorToken, env('SUPERQODE_A2A_KEY_SECRET')].filter(
+      (s): s is string => !!s,
+    );
     this.allowAnonymous = env('SUPERQODE_A2A_ALLOW_ANONYMOUS');
     this.anonymousPerMinute = env('SUPERQODE_A2A_ANONYMOUS_PER_MINUTE');
     this.keyedPerMinute = env('SUPERQODE_A2A_KEYED_PER_MINUTE');
     this.globalPerDay = env('SUPERQODE_A2A_GLOBAL_PER_DAY');
     this.anonymousShareOfDay = env('SUPERQODE_A2A_ANONYMOUS_SHARE_OF_DAY');
     this.authFailuresPerMinute = env('SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE');
-    this.trustedProxyHops = trustedProxyHops(env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'), this.allowRemote);
+    this.trustedProxyHops = trustedProxyHops(
+      env('SUPERQODE_A2A_TRUSTED_PROXY_HOPS'),
+      this.allowRemote,
+    );
     this.understandRequests = env('SUPERQODE_A2A_UNDERSTAND_REQUESTS');
     this.understandTimeoutMs = env('SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS');
     this.harness = harnessSettings(env, isLoopbackHost(this.host), {
@@ -182,7 +188,9 @@ export function remoteBindWarnings(config: A2aConfig, publicUrlGiven: boolean): 
   if (isLoopbackHost(config.host)) return [];
   const warnings: string[] = [];
   if (!publicUrlGiven) {
-    warnings.push(`No --public-url: the Agent Card advertises ${config.publicUrl}, which remote clients may not reach.`);
+    warnings.push(
+      `No --public-url: the Agent Card advertises ${config.publicUrl}, which remote clients may not reach.`,
+    );
   }
   if (!config.credentialsConfigured) {
     warnings.push('No --token nor SUPERQODE_A2A_KEY_SECRET: every caller is anonymous.');
@@ -269,7 +277,10 @@ function harnessSettings(
 export type HarnessAccess = NonNullable<Env['SUPERQODE_A2A_HARNESS_ACCESS']>;
 
 /** The harness access in force: the setting, else `operator` with exposeHarness, else `anonymous`. */
-export function effectiveHarnessAccess(setting: HarnessAccess | undefined, exposeHarness: boolean): HarnessAccess {
+export function effectiveHarnessAccess(
+  setting: HarnessAccess | undefined,
+  exposeHarness: boolean,
+): HarnessAccess {
   return setting ?? (exposeHarness ? 'operator' : 'anonymous');
 }
 
@@ -284,7 +295,10 @@ function assertHarnessAccessUsable(
   credentials: { token: boolean; keySecret: boolean },
 ): void {
   if (!loopback) {
-    const missing = [specGiven ? '' : '--spec', access === 'operator' && !credentials.token ? '--token' : ''];
+    const missing = [
+      specGiven ? '' : '--spec',
+      access === 'operator' && !credentials.token ? '--token' : '',
+    ];
     if (missing.some(Boolean)) {
       throw new Error(
         `Refusing --expose-harness on a remote bind without ${missing.filter(Boolean).join(' and ')}: ` +
@@ -300,7 +314,9 @@ function assertHarnessAccessUsable(
     }
   }
   if (access === 'operator' && !credentials.token) {
-    throw new Error('Refusing --harness-access operator without --token (SUPERQODE_A2A_TOKEN): nobody could run the harness.');
+    throw new Error(
+      'Refusing --harness-access operator without --token (SUPERQODE_A2A_TOKEN): nobody could run the harness.',
+    );
   }
   if (access === 'keyed' && !credentials.keySecret) {
     throw new Error(

@@ -27,7 +27,10 @@ export const envSchema = z.object({
   SUPERQODE_A2A_DATABASE_URL: z
     .string()
     .trim()
-    .refine((v) => /^postgres(ql)?:\/\/[^\s]+$/.test(v), 'must be a postgres:// or postgresql:// URL')
+    .refine(
+      (v) => /^postgres(ql)?:\/\/[^\s]+$/.test(v),
+      'must be a postgres:// or postgresql:// URL',
+    )
     .optional(),
   /** Run pending PostgreSQL migrations at start (`serve --migrate`); else `superqode db migrate` does. */
   SUPERQODE_A2A_MIGRATE: bool.default(false),
@@ -50,7 +53,12 @@ export const envSchema = z.object({
   /** Agent Card `Cache-Control: max-age`, seconds (0 = no-cache). */
   SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: z.coerce.number().int().min(0).max(31_536_000).default(300),
   /** Largest accepted request body, bytes; larger bodies get 413. */
-  SUPERQODE_A2A_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1_048_576),
+  SUPERQODE_A2A_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1_048_576),
   /** Serve the harness-shortlist skill. */
   SUPERQODE_A2A_SHORTLIST_ENABLED: bool.default(true),
   /** Operator token (`--token`); compared in constant time; never logged nor shown in the card. */
@@ -61,7 +69,12 @@ export const envSchema = z.object({
   SUPERQODE_A2A_REVOKED_KEYS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
   /** Serve callers without a credential (anonymous tier). */
   SUPERQODE_A2A_ALLOW_ANONYMOUS: bool.default(true),
   /** Requests per minute per anonymous caller (0 = no limit). */
@@ -81,7 +94,9 @@ export const envSchema = z.object({
   /** HarnessSpec file, or a built-in template name (`coding`, `read-only`, `no-tool`); default coding. */
   SUPERQODE_A2A_HARNESS_SPEC: z.string().trim().min(1).optional(),
   /** Model provider of harness runs: openai, anthropic, google, openai-compatible. */
-  SUPERQODE_A2A_HARNESS_PROVIDER: z.enum(['openai', 'anthropic', 'google', 'openai-compatible']).optional(),
+  SUPERQODE_A2A_HARNESS_PROVIDER: z
+    .enum(['openai', 'anthropic', 'google', 'openai-compatible'])
+    .optional(),
   /** Model id of harness runs (else the spec's model_policy.primary). */
   SUPERQODE_A2A_HARNESS_MODEL: z.string().trim().min(1).optional(),
   /** Base URL of an OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp). */
@@ -89,7 +104,11 @@ export const envSchema = z.object({
   /** The checkout harness runs work in. */
   SUPERQODE_A2A_WORKING_DIR: z.string().trim().min(1).default('.'),
   /** SQLite file of the harness run ledger (separate from the task store); `:memory:` for tests. */
-  SUPERQODE_A2A_HARNESS_STORE_PATH: z.string().trim().min(1).default('.superqode/a2a/harness.sqlite3'),
+  SUPERQODE_A2A_HARNESS_STORE_PATH: z
+    .string()
+    .trim()
+    .min(1)
+    .default('.superqode/a2a/harness.sqlite3'),
   /** Serve the harness skill on a remote bind (needs a spec and an operator token). */
   SUPERQODE_A2A_EXPOSE_HARNESS: bool.default(false),
   /** Who may run the harness skill: operator, keyed (+ keys with scope harness), anonymous (issue #12). */
@@ -99,17 +118,32 @@ export const envSchema = z.object({
   /** Keyed and operator callers' shortlist requests are read by the harness model first. */
   SUPERQODE_A2A_UNDERSTAND_REQUESTS: bool.default(true),
   /** Time the model gets to read a shortlist request before the keyword parser answers, ms. */
-  SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SUPERQODE_A2A_UNDERSTAND_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000),
   /** Browser origins (`scheme://host[:port]`) allowed to call the RPC routes, comma-separated (`--cors-origin`); default none. */
   SUPERQODE_A2A_CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim().replace(/\/+$/, '').toLowerCase()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().replace(/\/+$/, '').toLowerCase())
+        .filter(Boolean),
+    ),
   /** Extra `Host` header names accepted besides loopback and the public URL's host, comma-separated (`--allowed-host`). */
   SUPERQODE_A2A_ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Deepest JSON nesting (objects and arrays) a request body may have; deeper bodies get -32602 / 400. */
   SUPERQODE_A2A_MAX_JSON_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
   /** Time a client has to send the request head (line and headers), ms; then 408. */
@@ -121,7 +155,12 @@ export const envSchema = z.object({
   /** Idle time before a kept-alive connection is closed, ms. */
   SUPERQODE_A2A_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Open connections allowed per client address (0 = no cap); more are answered 503 and closed. */
-  SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
+  SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(64),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });

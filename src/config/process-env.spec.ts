@@ -5,7 +5,11 @@ import { processEnv } from './process-env';
 /** Every non-spec TypeScript file under `dir`. */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? sources(join(dir, e.name))
+      : e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts')
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 

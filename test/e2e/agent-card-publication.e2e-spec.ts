@@ -11,10 +11,14 @@ const CHECKED_IN = join(__dirname, '../../examples/a2a/agent-card.json');
 
 function exportCard(...flags: string[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'sq-card-')), 'card.json');
-  const r = spawnSync(process.execPath, [CLI, 'serve', 'a2a', '--export-agent-card', file, ...flags], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'serve', 'a2a', '--export-agent-card', file, ...flags],
+    {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    },
+  );
   expect([r.status, r.stderr]).toEqual([0, '']);
   return readFileSync(file, 'utf8');
 }
@@ -36,7 +40,12 @@ describe('Agent Card publication (issue #3)', () => {
     afterAll(() => server.close());
 
     it('the export is byte-identical to the served card for the same settings, and never holds the token', async () => {
-      const exported = exportCard('--public-url', 'https://agent.example.com', '--token', 'operator-token-0123456789abcdef');
+      const exported = exportCard(
+        '--public-url',
+        'https://agent.example.com',
+        '--token',
+        'operator-token-0123456789abcdef',
+      );
       const served = await get(`${server.url}/.well-known/agent-card.json`);
       expect(exported).toBe(served.text);
       expect(exported).not.toContain('operator-token-0123456789abcdef');
@@ -58,7 +67,9 @@ describe('Agent Card publication (issue #3)', () => {
       const expected = JSON.parse(readFileSync(CHECKED_IN, 'utf8'));
       const result = await checkPublishedCard(server.url, expected);
       const paths = result.differences.map((d) => d.path);
-      expect(paths).toEqual(expect.arrayContaining(['$.url', '$.supportedInterfaces[0].url', '$.iconUrl']));
+      expect(paths).toEqual(
+        expect.arrayContaining(['$.url', '$.supportedInterfaces[0].url', '$.iconUrl']),
+      );
       expect(result.lines.some((l) => l.startsWith('differs $.url'))).toBe(true);
     });
 

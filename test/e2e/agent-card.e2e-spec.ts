@@ -12,22 +12,30 @@ describe('Agent Card discovery and caching (A2A §8.2, RFC 9110 §13)', () => {
   });
   afterAll(() => server.close());
 
-  it.each(PATHS)('%s without A2A-Version serves the dual-shaped card (1.0 fields + 0.3 fields)', async (path) => {
-    const r = await get(server.url + path);
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({
-      name: 'SuperQode',
-      version: '1.0',
-      url: server.url,
-      preferredTransport: 'JSONRPC',
-      protocolVersion: '0.3',
-      capabilities: { streaming: true, pushNotifications: false },
-    });
-    expect(r.body.supportedInterfaces.map((i: { protocolBinding: string; protocolVersion: string }) => `${i.protocolBinding}@${i.protocolVersion}`)).toEqual(['JSONRPC@1.0', 'JSONRPC@0.3', 'HTTP+JSON@1.0']);
-    expect(r.body.skills.map((s: { id: string }) => s.id)).toEqual(['harness-shortlist']);
-    expect(r.body.skills[0].examples.length).toBeGreaterThan(0);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
-  });
+  it.each(PATHS)(
+    '%s without A2A-Version serves the dual-shaped card (1.0 fields + 0.3 fields)',
+    async (path) => {
+      const r = await get(server.url + path);
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({
+        name: 'SuperQode',
+        version: '1.0',
+        url: server.url,
+        preferredTransport: 'JSONRPC',
+        protocolVersion: '0.3',
+        capabilities: { streaming: true, pushNotifications: false },
+      });
+      expect(
+        r.body.supportedInterfaces.map(
+          (i: { protocolBinding: string; protocolVersion: string }) =>
+            `${i.protocolBinding}@${i.protocolVersion}`,
+        ),
+      ).toEqual(['JSONRPC@1.0', 'JSONRPC@0.3', 'HTTP+JSON@1.0']);
+      expect(r.body.skills.map((s: { id: string }) => s.id)).toEqual(['harness-shortlist']);
+      expect(r.body.skills[0].examples.length).toBeGreaterThan(0);
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    },
+  );
 
   it('with A2A-Version: 1.0 serves the strict 1.0 card, its own ETag, Vary: A2A-Version', async () => {
     const strict = await get(server.url + PATHS[0], { 'A2A-Version': '1.0' });
@@ -100,7 +108,13 @@ describe('Agent Card discovery and caching (A2A §8.2, RFC 9110 §13)', () => {
       skills: ['harness-shortlist'],
       taskStore: { durable: true, reachable: true },
     });
-    expect(r.body.version).toBe((JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version);
+    expect(r.body.version).toBe(
+      (
+        JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version,
+    );
     const head = await fetch(`${server.url}/health`, { method: 'HEAD' });
     expect(head.status).toBe(200);
   });
@@ -109,7 +123,10 @@ describe('Agent Card discovery and caching (A2A §8.2, RFC 9110 §13)', () => {
 describe('Agent Card with the 0.3 interface switched off', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ SUPERQODE_A2A_LEGACY_V03: false, SUPERQODE_A2A_PUBLIC_URL: 'https://agent.example.com/ ' });
+    server = await startTestServer({
+      SUPERQODE_A2A_LEGACY_V03: false,
+      SUPERQODE_A2A_PUBLIC_URL: 'https://agent.example.com/ ',
+    });
   });
   afterAll(() => server.close());
 

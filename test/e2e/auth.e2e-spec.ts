@@ -6,9 +6,22 @@ import { TestServer, startTestServer } from '../utils/test-app';
 const REST = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
 
 /** Sends one message on a binding with extra headers; returns HTTP status and body. */
-async function send(url: string, binding: string, headers: Record<string, string>, text = 'which harness for rust') {
-  if (binding === 'jsonrpc-1.0') return post(url, aJsonRpcRequest('SendMessage', { message: aMessage(text) }), { ...V1, ...headers });
-  if (binding === 'jsonrpc-0.3') return post(url, aJsonRpcRequest('message/send', { message: aLegacyMessage(text) }), { 'content-type': 'application/json', ...headers });
+async function send(
+  url: string,
+  binding: string,
+  headers: Record<string, string>,
+  text = 'which harness for rust',
+) {
+  if (binding === 'jsonrpc-1.0')
+    return post(url, aJsonRpcRequest('SendMessage', { message: aMessage(text) }), {
+      ...V1,
+      ...headers,
+    });
+  if (binding === 'jsonrpc-0.3')
+    return post(url, aJsonRpcRequest('message/send', { message: aLegacyMessage(text) }), {
+      'content-type': 'application/json',
+      ...headers,
+    });
   return post(`${url}/message:send`, { message: aMessage(text) }, { ...REST, ...headers });
 }
 
@@ -20,7 +33,11 @@ describe('Access tiers (issue #3; RFC 6750)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(
-      { SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN, SUPERQODE_A2A_KEY_SECRET: secret, SUPERQODE_A2A_REVOKED_KEYS: `abc123,${revoked.kid}` },
+      {
+        SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+        SUPERQODE_A2A_KEY_SECRET: secret,
+        SUPERQODE_A2A_REVOKED_KEYS: `abc123,${revoked.kid}`,
+      },
       { customize: withSlowExecutor },
     );
   });
@@ -41,19 +58,28 @@ describe('Access tiers (issue #3; RFC 6750)', () => {
     it.each([
       ['a tampered signature', () => aKey(secret).key.slice(0, -2) + 'AA', /signature/i],
       ['a key signed with another secret', () => aKey(aKeySecret()).key, /signature/i],
-      ['an expired key', () => aKey(secret, { days: 1, now: new Date(Date.now() - 3 * 86_400_000) }).key, /expired/i],
+      [
+        'an expired key',
+        () => aKey(secret, { days: 1, now: new Date(Date.now() - 3 * 86_400_000) }).key,
+        /expired/i,
+      ],
       ['a revoked key', () => revoked.key, /revoked/i],
       ['a malformed key', () => 'sqk_live_not-a-key', /malformed/i],
       ['an unknown token', () => 'definitely-not-a-token', /unrecognised/i],
-    ])('refuses %s with 401, the reason and WWW-Authenticate, never as anonymous', async (_n, token, reason) => {
-      const r = await send(server.url, binding, bearer(token()));
-      expect(r.status).toBe(401);
-      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer realm="superqode-a2a", error="invalid_token", error_description="/);
-      const message = binding === 'rest' ? r.body.error.message : r.body.error.message;
-      expect(message).toMatch(reason);
-      if (binding === 'rest') expect(r.body.error.status).toBe('UNAUTHENTICATED');
-      else expect(r.body.error.code).toBe(-32040);
-    });
+    ])(
+      'refuses %s with 401, the reason and WWW-Authenticate, never as anonymous',
+      async (_n, token, reason) => {
+        const r = await send(server.url, binding, bearer(token()));
+        expect(r.status).toBe(401);
+        expect(r.headers.get('www-authenticate')).toMatch(
+          /^Bearer realm="superqode-a2a", error="invalid_token", error_description="/,
+        );
+        const message = binding === 'rest' ? r.body.error.message : r.body.error.message;
+        expect(message).toMatch(reason);
+        if (binding === 'rest') expect(r.body.error.status).toBe('UNAUTHENTICATED');
+        else expect(r.body.error.code).toBe(-32040);
+      },
+    );
   });
 
   it('refuses a non-Bearer Authorization scheme with 401', async () => {
@@ -73,15 +99,20 @@ describe('Access tiers (issue #3; RFC 6750)', () => {
     }
   });
 
-  describe('task isolation between two keys (A2A §3.1: another caller\'s task is a missing task)', () => {
+  describe("task isolation between two keys (A2A §3.1: another caller's task is a missing task)", () => {
     const alice = bearer(aKey(secret, { label: 'alice' }).key);
     const bob = bearer(aKey(secret, { label: 'bob' }).key);
 
     it('Get, List, Cancel and Subscribe by another key answer TaskNotFound / nothing', async () => {
       const cfg = { returnImmediately: true };
-      const sent = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage('slow 40'), configuration: cfg }), { ...V1, ...alice });
+      const sent = await post(
+        server.url,
+        aJsonRpcRequest('SendMessage', { message: aMessage('slow 40'), configuration: cfg }),
+        { ...V1, ...alice },
+      );
       const { id, contextId } = sent.body.result.task;
-      const asBob = (method: string, params: unknown) => post(server.url, aJsonRpcRequest(method, params), { ...V1, ...bob });
+      const asBob = (method: string, params: unknown) =>
+        post(server.url, aJsonRpcRequest(method, params), { ...V1, ...bob });
       expect((await asBob('GetTask', { id })).body.error.code).toBe(-32001);
       expect((await asBob('CancelTask', { id })).body.error.code).toBe(-32001);
       expect((await asBob('SubscribeToTask', { id })).body.error.code).toBe(-32001);
@@ -90,7 +121,10 @@ describe('Access tiers (issue #3; RFC 6750)', () => {
       expect(rest.status).toBe(404);
       const anon = await get(`${server.url}/tasks/${id}`, { 'A2A-Version': '1.0' });
       expect(anon.status).toBe(404);
-      const own = await post(server.url, aJsonRpcRequest('CancelTask', { id }), { ...V1, ...alice });
+      const own = await post(server.url, aJsonRpcRequest('CancelTask', { id }), {
+        ...V1,
+        ...alice,
+      });
       expect(own.body.result.status.state).toBe('TASK_STATE_CANCELED');
     });
   });
@@ -99,7 +133,10 @@ describe('Access tiers (issue #3; RFC 6750)', () => {
 describe('Anonymous access off', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN, SUPERQODE_A2A_ALLOW_ANONYMOUS: false });
+    server = await startTestServer({
+      SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+      SUPERQODE_A2A_ALLOW_ANONYMOUS: false,
+    });
   });
   afterAll(() => server.close());
 

@@ -17,7 +17,11 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
     it('malformed JSON → -32700 with HTTP 200', async () => {
       const r = await post(server.url, '{"jsonrpc":', V1);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+      expect(r.body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: expect.any(String) },
+      });
     });
 
     it.each([
@@ -65,12 +69,22 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
     });
 
     it('cancel of a finished task → -32002 TaskNotCancelable (1.0 and 0.3)', async () => {
-      const sent = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage('which harness for go') }), V1);
+      const sent = await post(
+        server.url,
+        aJsonRpcRequest('SendMessage', { message: aMessage('which harness for go') }),
+        V1,
+      );
       const id = sent.body.result.task.id;
       const v1 = await post(server.url, aJsonRpcRequest('CancelTask', { id }), V1);
       expect(v1.body.error.code).toBe(-32002);
-      const legacy = await post(server.url, aJsonRpcRequest('message/send', { message: aLegacyMessage('shortlist') }));
-      const v03 = await post(server.url, aJsonRpcRequest('tasks/cancel', { id: legacy.body.result.id }));
+      const legacy = await post(
+        server.url,
+        aJsonRpcRequest('message/send', { message: aLegacyMessage('shortlist') }),
+      );
+      const v03 = await post(
+        server.url,
+        aJsonRpcRequest('tasks/cancel', { id: legacy.body.result.id }),
+      );
       expect(v03.body.error.code).toBe(-32002);
     });
 
@@ -84,11 +98,20 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
     });
 
     it('unsupported version → -32009; patch versions count as their minor (A2A §3.6.2)', async () => {
-      const bad = await post(server.url, aJsonRpcRequest('GetTask', { id: 'x' }), { ...V1, 'A2A-Version': '2.0' });
+      const bad = await post(server.url, aJsonRpcRequest('GetTask', { id: 'x' }), {
+        ...V1,
+        'A2A-Version': '2.0',
+      });
       expect(bad.body.error.code).toBe(-32009);
-      const patch = await post(server.url, aJsonRpcRequest('GetTask', { id: 'x' }), { ...V1, 'A2A-Version': '1.0.3' });
+      const patch = await post(server.url, aJsonRpcRequest('GetTask', { id: 'x' }), {
+        ...V1,
+        'A2A-Version': '1.0.3',
+      });
       expect(patch.body.error.code).toBe(-32001);
-      const query = await post(`${server.url}/?A2A-Version=1.0`, aJsonRpcRequest('GetTask', { id: 'x' }));
+      const query = await post(
+        `${server.url}/?A2A-Version=1.0`,
+        aJsonRpcRequest('GetTask', { id: 'x' }),
+      );
       expect(query.body.error.code).toBe(-32001);
     });
 
@@ -98,15 +121,24 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
     });
 
     it('a body over the limit → 413 with a JSON-RPC envelope, never HTML', async () => {
-      const big = JSON.stringify(aJsonRpcRequest('SendMessage', { message: aMessage('x'.repeat(8000)) }));
+      const big = JSON.stringify(
+        aJsonRpcRequest('SendMessage', { message: aMessage('x'.repeat(8000)) }),
+      );
       const r = await post(server.url, big, V1);
       expect(r.status).toBe(413);
       expect(r.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     });
 
     it('unknown JSON fields are ignored', async () => {
-      const params = { message: { ...aMessage('which harness for rust'), futureField: 1 }, alsoUnknown: true };
-      const r = await post(server.url, { ...aJsonRpcRequest('SendMessage', params), extra: 'x' }, V1);
+      const params = {
+        message: { ...aMessage('which harness for rust'), futureField: 1 },
+        alsoUnknown: true,
+      };
+      const r = await post(
+        server.url,
+        { ...aJsonRpcRequest('SendMessage', params), extra: 'x' },
+        V1,
+      );
       expect(r.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     });
   });
@@ -119,7 +151,11 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
     });
 
     it('a message with no parts → 400', async () => {
-      const r = await post(`${server.url}/message:send`, { message: { ...aMessage('x'), parts: [] } }, REST_V1);
+      const r = await post(
+        `${server.url}/message:send`,
+        { message: { ...aMessage('x'), parts: [] } },
+        REST_V1,
+      );
       expect(r.status).toBe(400);
       expect(r.body.error.details[0].reason).toBe('INVALID_PARAMS');
     });
@@ -131,14 +167,21 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
     });
 
     it('cancel of a finished task → 400 TASK_NOT_CANCELABLE (A2A 1.0.1 §5.4)', async () => {
-      const sent = await post(`${server.url}/message:send`, { message: aMessage('shortlist rust agents') }, REST_V1);
+      const sent = await post(
+        `${server.url}/message:send`,
+        { message: aMessage('shortlist rust agents') },
+        REST_V1,
+      );
       const r = await post(`${server.url}/tasks/${sent.body.task.id}:cancel`, '', REST_V1);
       expect(r.status).toBe(400);
       expect(r.body.error.details[0].reason).toBe('TASK_NOT_CANCELABLE');
     });
 
     it('unsupported content type → 400 CONTENT_TYPE_NOT_SUPPORTED (A2A 1.0.1 §5.4)', async () => {
-      const r = await post(`${server.url}/message:send`, 'hello', { 'content-type': 'text/plain', 'A2A-Version': '1.0' });
+      const r = await post(`${server.url}/message:send`, 'hello', {
+        'content-type': 'text/plain',
+        'A2A-Version': '1.0',
+      });
       expect(r.status).toBe(400);
       expect(r.body.error.details[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
     });
@@ -149,33 +192,60 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
       expect(r.body.error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
     });
 
-    it.each(['application/json', 'application/a2a+json'])('a %s request gets a reply in the same media type', async (media) => {
-      const r = await post(`${server.url}/message:send`, { message: aMessage('which harness for java') }, {
-        'content-type': media,
-        'A2A-Version': '1.0',
-      });
-      expect(r.status).toBe(200);
-      expect(r.headers.get('content-type')).toContain(media);
-      const err = await post(`${server.url}/message:send`, '{', { 'content-type': media, 'A2A-Version': '1.0' });
-      expect(err.headers.get('content-type')).toContain(media);
-    });
+    it.each(['application/json', 'application/a2a+json'])(
+      'a %s request gets a reply in the same media type',
+      async (media) => {
+        const r = await post(
+          `${server.url}/message:send`,
+          { message: aMessage('which harness for java') },
+          {
+            'content-type': media,
+            'A2A-Version': '1.0',
+          },
+        );
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toContain(media);
+        const err = await post(`${server.url}/message:send`, '{', {
+          'content-type': media,
+          'A2A-Version': '1.0',
+        });
+        expect(err.headers.get('content-type')).toContain(media);
+      },
+    );
 
     it('a GET without a body answers application/json, or a2a+json when Accept asks for it (TCK HTTP_JSON-ERR-001, A2A §11.1)', async () => {
-      const plain = await get(`${server.url}/tasks/${randomUUID()}`, { 'A2A-Version': '1.0', Accept: '*/*' });
+      const plain = await get(`${server.url}/tasks/${randomUUID()}`, {
+        'A2A-Version': '1.0',
+        Accept: '*/*',
+      });
       expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
-      const a2a = await get(`${server.url}/tasks/${randomUUID()}`, { 'A2A-Version': '1.0', Accept: 'application/a2a+json' });
+      const a2a = await get(`${server.url}/tasks/${randomUUID()}`, {
+        'A2A-Version': '1.0',
+        Accept: 'application/a2a+json',
+      });
       expect(a2a.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
     });
 
     it('bad ListTasks query values → 400', async () => {
-      for (const q of ['pageSize=0', 'pageSize=101', 'pageSize=x', 'historyLength=-1', 'status=NOPE', 'pageToken=%%%']) {
+      for (const q of [
+        'pageSize=0',
+        'pageSize=101',
+        'pageSize=x',
+        'historyLength=-1',
+        'status=NOPE',
+        'pageToken=%%%',
+      ]) {
         const r = await get(`${server.url}/tasks?${q}`, { 'A2A-Version': '1.0' });
         expect([q, r.status]).toEqual([q, 400]);
       }
     });
 
     it('a body over the limit → 413 in google.rpc.Status shape', async () => {
-      const r = await post(`${server.url}/message:send`, { message: aMessage('x'.repeat(8000)) }, REST_V1);
+      const r = await post(
+        `${server.url}/message:send`,
+        { message: aMessage('x'.repeat(8000)) },
+        REST_V1,
+      );
       expect(r.status).toBe(413);
       expect(r.body.error.code).toBe(413);
     });
@@ -192,7 +262,9 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
     expect(r.status).toBe(200);
     // Anonymous ListTasks shows only a named context (issue #11.7): read every row from the file.
     const db = new Database(join(server.dir, 'tasks.sqlite3'), { readonly: true });
-    const rows = db.prepare('SELECT "status_state" AS "state" FROM "a2a_tasks"').all() as { state: string }[];
+    const rows = db.prepare('SELECT "status_state" AS "state" FROM "a2a_tasks"').all() as {
+      state: string;
+    }[];
     db.close();
     const states = rows.map((t) => t.state);
     expect(states.length).toBeGreaterThan(0);

@@ -14,7 +14,10 @@ const TOKEN = 'e2e-operator-token-0123456789';
  * with the signing secret and operator token set (`env` adds or, with undefined, removes variables).
  * Every run except `secret` asserts that neither the secret nor the token appears in stdout or stderr.
  */
-async function keys(args: string[], env: Record<string, string | undefined> = {}): Promise<InProcessRun> {
+async function keys(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<InProcessRun> {
   const run = await runCommandInProcess([A2aKeysCommandsModule], ['a2a-keys', ...args], {
     SUPERQODE_A2A_KEY_SECRET: SECRET,
     SUPERQODE_A2A_TOKEN: TOKEN,
@@ -57,18 +60,25 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
 
     const v = await keys(['verify', key]);
     expect(v.status).toBe(0);
-    expect(v.stdout).toBe(`valid: id=${id} customer=acme tier=pro scopes=none expires=${expires} (live)\n`);
+    expect(v.stdout).toBe(
+      `valid: id=${id} customer=acme tier=pro scopes=none expires=${expires} (live)\n`,
+    );
   });
 
   it('issue --scope harness (repeatable) signs the scope into the key; verify shows it (issue #12)', async () => {
     const issued = await keys(['issue', 'ci-bot', '--scope', 'harness', '--scope', 'harness']);
     expect(issued.status).toBe(0);
-    const [head, scopes] = [issued.stdout.split('\n').slice(0, 3).join('\n') + '\n', issued.stdout.split('\n')[3]];
+    const [head, scopes] = [
+      issued.stdout.split('\n').slice(0, 3).join('\n') + '\n',
+      issued.stdout.split('\n')[3],
+    ];
     const { key, id } = parseIssued(head);
     expect(scopes).toBe('scopes: harness');
     const v = await keys(['verify', key]);
     expect(v.status).toBe(0);
-    expect(v.stdout).toMatch(new RegExp(`^valid: id=${id} customer=ci-bot tier=standard scopes=harness expires=`));
+    expect(v.stdout).toMatch(
+      new RegExp(`^valid: id=${id} customer=ci-bot tier=standard scopes=harness expires=`),
+    );
   });
 
   it('refuses an unknown --scope with one line, exit 2', async () => {
@@ -161,13 +171,22 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
 describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
   /** `superqode a2a-keys …` on dist/cli.js with the secret set. */
   function spawnKeys(...args: string[]): { status: number | null; stdout: string; out: string } {
-    const env = { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error', SUPERQODE_A2A_KEY_SECRET: SECRET };
-    const r = spawnSync(process.execPath, [CLI, 'a2a-keys', ...args], { encoding: 'utf8', timeout: 20_000, env });
+    const env = {
+      ...process.env,
+      SUPERQODE_A2A_LOG_LEVEL: 'error',
+      SUPERQODE_A2A_KEY_SECRET: SECRET,
+    };
+    const r = spawnSync(process.execPath, [CLI, 'a2a-keys', ...args], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env,
+    });
     return { status: r.status, stdout: r.stdout, out: `${r.stdout}${r.stderr}` };
   }
 
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` (npm test does)');
+    if (!existsSync(CLI))
+      throw new Error('dist/cli.js is missing: run `npm run build` (npm test does)');
   });
 
   it('issue then verify round-trips, exit 0', () => {

@@ -7,19 +7,26 @@ const CLI = join(__dirname, '../../dist/cli.js');
 
 /** Runs the built CLI (`npm test` builds first) and returns exit code and output. */
 function superqode(...args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error' },
+  });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
 describe('superqode serve a2a (built CLI, exit codes)', () => {
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` (npm test does)');
+    if (!existsSync(CLI))
+      throw new Error('dist/cli.js is missing: run `npm run build` (npm test does)');
   });
 
   it('refuses a non-loopback --host without --allow-remote, saying so, exit 1', () => {
     const r = superqode('serve', 'a2a', '--host', '0.0.0.0', '--port', '0', '--no-task-store');
     expect(r.status).toBe(1);
-    expect(r.out).toMatch(/Refusing to bind 0\.0\.0\.0: it is not a loopback address\. Pass --allow-remote/);
+    expect(r.out).toMatch(
+      /Refusing to bind 0\.0\.0\.0: it is not a loopback address\. Pass --allow-remote/,
+    );
     expect(r.out).not.toMatch(/\bat \S+ \(/); // one line, no stack trace
   });
 

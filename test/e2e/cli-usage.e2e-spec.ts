@@ -19,7 +19,10 @@ class Exit extends Error {
 
 /** Every command of the tree with its path below the root. */
 function commandsOf(root: Command, path: string[] = []): { path: string[]; cmd: Command }[] {
-  return root.commands.flatMap((cmd) => [{ path: [...path, cmd.name()], cmd }, ...commandsOf(cmd, [...path, cmd.name()])]);
+  return root.commands.flatMap((cmd) => [
+    { path: [...path, cmd.name()], cmd },
+    ...commandsOf(cmd, [...path, cmd.name()]),
+  ]);
 }
 
 describe('superqode usage errors (one CLI container, in process): every command exits 2', () => {
@@ -59,7 +62,9 @@ describe('superqode usage errors (one CLI container, in process): every command 
   }
 
   it('an unknown flag on any command exits 2 and names the flag', async () => {
-    const paths = commandsOf(root).map((c) => c.path).filter((p) => p[p.length - 1] !== 'help');
+    const paths = commandsOf(root)
+      .map((c) => c.path)
+      .filter((p) => p[p.length - 1] !== 'help');
     expect(paths.length).toBeGreaterThanOrEqual(20);
     for (const path of paths) {
       expect({ path, code: await exitOf([...path, '--no-such-flag']) }).toEqual({ path, code: 2 });
@@ -70,9 +75,12 @@ describe('superqode usage errors (one CLI container, in process): every command 
 
   it('a missing required argument or option exits 2 and names it', async () => {
     const needy = commandsOf(root).filter(
-      ({ cmd }) => cmd.registeredArguments.some((a) => a.required) || cmd.options.some((o) => o.mandatory),
+      ({ cmd }) =>
+        cmd.registeredArguments.some((a) => a.required) || cmd.options.some((o) => o.mandatory),
     );
-    expect(needy.map((c) => c.path.join(' '))).toEqual(expect.arrayContaining(['a2a call', 'connect a2a', 'harness run']));
+    expect(needy.map((c) => c.path.join(' '))).toEqual(
+      expect.arrayContaining(['a2a call', 'connect a2a', 'harness run']),
+    );
     for (const { path } of needy) {
       expect({ path, code: await exitOf(path) }).toEqual({ path, code: 2 });
       expect(stderr).toMatch(/missing required argument|required option/);
@@ -100,19 +108,30 @@ describe('superqode usage errors (one CLI container, in process): every command 
 });
 
 describe('superqode --version and --help (built CLI, spawned)', () => {
-  const heavy = /node_modules\/(@nestjs|@a2a-js|typeorm|ai|@ai-sdk|nest-commander|better-sqlite3)\//;
+  const heavy =
+    /node_modules\/(@nestjs|@a2a-js|typeorm|ai|@ai-sdk|nest-commander|better-sqlite3)\//;
   let probe: string;
 
   beforeAll(() => {
     requireBuiltCli();
     // Preloaded into the CLI: prints every module it loaded when it exits.
     probe = join(mkdtempSync(join(tmpdir(), 'sq-probe-')), 'probe.js');
-    writeFileSync(probe, "process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));");
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));",
+    );
   });
 
   function run(...args: string[]): { status: number | null; stdout: string; loaded: string[] } {
-    const r = spawnSync(process.execPath, ['--require', probe, CLI, ...args], { encoding: 'utf8', timeout: 25_000 });
-    return { status: r.status, stdout: r.stdout, loaded: JSON.parse(r.stderr.slice(r.stderr.lastIndexOf('["'))) as string[] };
+    const r = spawnSync(process.execPath, ['--require', probe, CLI, ...args], {
+      encoding: 'utf8',
+      timeout: 25_000,
+    });
+    return {
+      status: r.status,
+      stdout: r.stdout,
+      loaded: JSON.parse(r.stderr.slice(r.stderr.lastIndexOf('["'))) as string[],
+    };
   }
 
   it('--version prints the package version without loading Nest, the SDK, TypeORM or the AI SDK', () => {
@@ -129,7 +148,10 @@ describe('superqode --version and --help (built CLI, spawned)', () => {
   });
 
   it('a usage error of a subcommand exits 2 (the full CLI)', () => {
-    const r = spawnSync(process.execPath, [CLI, 'a2a', 'call'], { encoding: 'utf8', timeout: 25_000 });
+    const r = spawnSync(process.execPath, [CLI, 'a2a', 'call'], {
+      encoding: 'utf8',
+      timeout: 25_000,
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/missing required argument 'name'/);
   });

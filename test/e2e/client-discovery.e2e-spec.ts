@@ -19,27 +19,51 @@ const jsonrpc10 = (url: string) => ({ url, protocolBinding: 'JSONRPC', protocolV
 
 describe('A2AClient discovery (A2A §5; RFC 8615)', () => {
   it.each([
-    ['https://a.example', ['https://a.example/.well-known/agent-card.json', 'https://a.example/.well-known/agent.json']],
-    ['https://a.example///', ['https://a.example/.well-known/agent-card.json', 'https://a.example/.well-known/agent.json']],
-    ['https://a.example/.well-known/agent-card.json', ['https://a.example/.well-known/agent-card.json', 'https://a.example/.well-known/agent.json']],
+    [
+      'https://a.example',
+      ['https://a.example/.well-known/agent-card.json', 'https://a.example/.well-known/agent.json'],
+    ],
+    [
+      'https://a.example///',
+      ['https://a.example/.well-known/agent-card.json', 'https://a.example/.well-known/agent.json'],
+    ],
+    [
+      'https://a.example/.well-known/agent-card.json',
+      ['https://a.example/.well-known/agent-card.json', 'https://a.example/.well-known/agent.json'],
+    ],
     ['https://a.example/.well-known/agent.json?x=1', ['https://a.example/.well-known/agent.json']],
     ['https://a.example/team/card.json', ['https://a.example/team/card.json']],
-    ['https://a.example/agents/x/', ['https://a.example/agents/x/.well-known/agent-card.json', 'https://a.example/agents/x/.well-known/agent.json']],
+    [
+      'https://a.example/agents/x/',
+      [
+        'https://a.example/agents/x/.well-known/agent-card.json',
+        'https://a.example/agents/x/.well-known/agent.json',
+      ],
+    ],
   ])('normalises %s', (input, expected) => {
     expect(cardUrlCandidates(input)).toEqual(expected);
   });
 
   it('refuses a non-http URL with INVALID_URL', () => {
-    expect(() => cardUrlCandidates('ftp://a.example')).toThrow(expect.objectContaining({ code: A2AClientErrorCode.InvalidUrl }));
-    expect(() => cardUrlCandidates('not a url')).toThrow(expect.objectContaining({ code: A2AClientErrorCode.InvalidUrl }));
+    expect(() => cardUrlCandidates('ftp://a.example')).toThrow(
+      expect.objectContaining({ code: A2AClientErrorCode.InvalidUrl }),
+    );
+    expect(() => cardUrlCandidates('not a url')).toThrow(
+      expect.objectContaining({ code: A2AClientErrorCode.InvalidUrl }),
+    );
   });
 
   it('falls back to /.well-known/agent.json after a 404, and says so in the trace', async () => {
-    const f = await fake({ cardPath: '/.well-known/agent.json', card: (b) => aV1Card([jsonrpc10(b)]) });
+    const f = await fake({
+      cardPath: '/.well-known/agent.json',
+      card: (b) => aV1Card([jsonrpc10(b)]),
+    });
     const trace = new ClientTrace();
     const client = await A2AClient.connect(`${f.url}/`, { trace });
     expect(client.discovery.cardUrl).toBe(`${f.url}/.well-known/agent.json`);
-    expect(trace.entries.map(formatTraceEntry).join('\n')).toMatch(/404 at .*agent-card\.json; trying .*agent\.json/);
+    expect(trace.entries.map(formatTraceEntry).join('\n')).toMatch(
+      /404 at .*agent-card\.json; trying .*agent\.json/,
+    );
     expect(viewResult(await client.send('hi')).state).toBe('completed');
   });
 
@@ -58,7 +82,9 @@ describe('A2AClient discovery (A2A §5; RFC 8615)', () => {
   });
 
   it.each([401, 403])('a %i on discovery says the card is protected', async (status) => {
-    const f = await fake({ routes: [(r, res) => r.path.startsWith('/.well-known/') && json(res, status, {})] });
+    const f = await fake({
+      routes: [(r, res) => r.path.startsWith('/.well-known/') && json(res, status, {})],
+    });
     await expect(A2AClient.connect(f.url)).rejects.toMatchObject({
       code: A2AClientErrorCode.CardProtected,
       message: expect.stringMatching(/protected \(HTTP \d+\)/),
@@ -79,19 +105,42 @@ describe('A2AClient discovery (A2A §5; RFC 8615)', () => {
   });
 
   it('bounds the card size (RESPONSE_TOO_LARGE) and the wait (TIMEOUT)', async () => {
-    const big = await fake({ card: (b) => aV1Card([jsonrpc10(b)], { description: 'x'.repeat(20_000) }) });
-    await expect(A2AClient.connect(big.url, { maxBodyBytes: 10_000 })).rejects.toMatchObject({ code: A2AClientErrorCode.ResponseTooLarge });
-    const slow = await fake({ routes: [async (_r, res) => { await new Promise((r) => setTimeout(r, 600)); return json(res, 404, {}); }] });
-    await expect(A2AClient.connect(slow.url, { timeoutMs: 200 })).rejects.toMatchObject({ code: A2AClientErrorCode.Timeout });
+    const big = await fake({
+      card: (b) => aV1Card([jsonrpc10(b)], { description: 'x'.repeat(20_000) }),
+    });
+    await expect(A2AClient.connect(big.url, { maxBodyBytes: 10_000 })).rejects.toMatchObject({
+      code: A2AClientErrorCode.ResponseTooLarge,
+    });
+    const slow = await fake({
+      routes: [
+        async (_r, res) => {
+          await new Promise((r) => setTimeout(r, 600));
+          return json(res, 404, {});
+        },
+      ],
+    });
+    await expect(A2AClient.connect(slow.url, { timeoutMs: 200 })).rejects.toMatchObject({
+      code: A2AClientErrorCode.Timeout,
+    });
   });
 
   it('an unreachable host is UNREACHABLE', async () => {
-    await expect(A2AClient.connect('http://127.0.0.1:9')).rejects.toMatchObject({ code: A2AClientErrorCode.Unreachable });
+    await expect(A2AClient.connect('http://127.0.0.1:9')).rejects.toMatchObject({
+      code: A2AClientErrorCode.Unreachable,
+    });
   });
 
   it('a card that is not JSON is CARD_INVALID', async () => {
-    const f = await fake({ routes: [(r, res) => r.path.endsWith('agent-card.json') && (res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'), true)] });
-    await expect(A2AClient.connect(f.url)).rejects.toMatchObject({ code: A2AClientErrorCode.CardInvalid });
+    const f = await fake({
+      routes: [
+        (r, res) =>
+          r.path.endsWith('agent-card.json') &&
+          (res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'), true),
+      ],
+    });
+    await expect(A2AClient.connect(f.url)).rejects.toMatchObject({
+      code: A2AClientErrorCode.CardInvalid,
+    });
   });
 });
 
@@ -108,16 +157,31 @@ describe('A2AClient interface choice', () => {
 
   it('skips what it cannot speak and takes the first entry it can, with reasons', async () => {
     const f = await fake({
-      card: (b) => aV1Card([
-        { url: b, protocolBinding: 'GRPC', protocolVersion: '1.0' },
-        { url: b, protocolBinding: 'HTTP+JSON', protocolVersion: '2.0' },
-        { url: `${b}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-        jsonrpc10(b),
-      ]),
-      routes: [(r, res) => r.path === '/message:send' && json(res, 200, { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'a', parts: [{ text: 'rest ok' }] }] } })],
+      card: (b) =>
+        aV1Card([
+          { url: b, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+          { url: b, protocolBinding: 'HTTP+JSON', protocolVersion: '2.0' },
+          { url: `${b}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+          jsonrpc10(b),
+        ]),
+      routes: [
+        (r, res) =>
+          r.path === '/message:send' &&
+          json(res, 200, {
+            task: {
+              id: 't',
+              contextId: 'c',
+              status: { state: 'TASK_STATE_COMPLETED' },
+              artifacts: [{ artifactId: 'a', parts: [{ text: 'rest ok' }] }],
+            },
+          }),
+      ],
     });
     const client = await A2AClient.connect(f.url);
-    expect(client.interface.chosen).toMatchObject({ spoken: 'HTTP+JSON 1.0', source: 'supportedInterfaces[2]' });
+    expect(client.interface.chosen).toMatchObject({
+      spoken: 'HTTP+JSON 1.0',
+      source: 'supportedInterfaces[2]',
+    });
     expect(client.interface.reason).toMatch(/earlier entries skipped/);
     expect(client.interface.verdicts.map((v) => v.reason).slice(0, 2)).toEqual([
       'gRPC is not supported by this client',
@@ -128,20 +192,25 @@ describe('A2AClient interface choice', () => {
 
   it('when nothing is usable, the error lists every entry and why', async () => {
     const f = await fake({
-      card: (b) => aV1Card([
-        { url: b, protocolBinding: 'GRPC', protocolVersion: '1.0' },
-        { url: b, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
-        { url: 'ws://x', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-        { url: b, protocolBinding: 'SOAP', protocolVersion: '1.0' },
-      ]),
+      card: (b) =>
+        aV1Card([
+          { url: b, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+          { url: b, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+          { url: 'ws://x', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+          { url: b, protocolBinding: 'SOAP', protocolVersion: '1.0' },
+        ]),
     });
     const err = await A2AClient.connect(f.url).catch((e: Error) => e);
     expect(err).toMatchObject({ code: A2AClientErrorCode.NoUsableInterface });
     const lines = (err as Error).message.split('\n');
     expect(lines.slice(1)).toEqual([
       expect.stringMatching(/supportedInterfaces\[0\]: GRPC 1\.0 .*gRPC is not supported/),
-      expect.stringMatching(/supportedInterfaces\[1\]: HTTP\+JSON 0\.3 .*not supported by this client/),
-      expect.stringMatching(/supportedInterfaces\[2\]: JSONRPC 1\.0 at ws:\/\/x.*ws: URLs are not supported/),
+      expect.stringMatching(
+        /supportedInterfaces\[1\]: HTTP\+JSON 0\.3 .*not supported by this client/,
+      ),
+      expect.stringMatching(
+        /supportedInterfaces\[2\]: JSONRPC 1\.0 at ws:\/\/x.*ws: URLs are not supported/,
+      ),
       expect.stringMatching(/supportedInterfaces\[3\]: SOAP 1\.0 .*unknown binding "SOAP"/),
     ]);
   });

@@ -27,13 +27,17 @@ describe('A2AClient against our own server (issue #6)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(
-      { SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN, SUPERQODE_A2A_KEY_SECRET: secret, SUPERQODE_A2A_ALLOW_ANONYMOUS: false },
+      {
+        SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+        SUPERQODE_A2A_KEY_SECRET: secret,
+        SUPERQODE_A2A_ALLOW_ANONYMOUS: false,
+      },
       { customize: withSlowExecutor },
     );
   });
   afterAll(() => server.close());
 
-  it('picks the card\'s first interface (JSON-RPC 1.0) and says why', async () => {
+  it("picks the card's first interface (JSON-RPC 1.0) and says why", async () => {
     const client = await A2AClient.connect(server.url, { token: OPERATOR_TOKEN });
     expect(client.interface.chosen.spoken).toBe('JSONRPC 1.0');
     expect(client.interface.reason).toMatch(/first choice/);
@@ -86,7 +90,11 @@ describe('A2AClient against our own server (issue #6)', () => {
       it('a stream yields the task, ticks in order, and ends completed', async () => {
         const views = (await collect(client.stream('slow 3'))).map(viewResult);
         expect(views[0].kind).toBe('task');
-        expect(views.filter((v) => v.kind === 'artifact').map((v) => v.text[0])).toEqual(['tick 1', 'tick 2', 'tick 3']);
+        expect(views.filter((v) => v.kind === 'artifact').map((v) => v.text[0])).toEqual([
+          'tick 1',
+          'tick 2',
+          'tick 3',
+        ]);
         expect(views[views.length - 1]).toMatchObject({ kind: 'status', state: 'completed' });
       });
 
@@ -103,10 +111,12 @@ describe('A2AClient against our own server (issue #6)', () => {
         expect(second.contextId).toBe(first.contextId);
       });
 
-      it('ListTasks finds the context\'s tasks (not part of 0.3: a clear error there)', async () => {
+      it("ListTasks finds the context's tasks (not part of 0.3: a clear error there)", async () => {
         const first = asTask(await client.send('which harness for rust'));
         if (spoken === 'JSONRPC 0.3') {
-          await expect(client.listTasks()).rejects.toMatchObject({ code: A2AClientErrorCode.Unsupported });
+          await expect(client.listTasks()).rejects.toMatchObject({
+            code: A2AClientErrorCode.Unsupported,
+          });
           return;
         }
         const page = await client.listTasks({ contextId: first.contextId });

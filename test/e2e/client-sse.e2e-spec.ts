@@ -6,7 +6,11 @@ import { aV1Card, FakeAgent, json, RpcCall, startFakeAgent } from '../fakes/clie
 
 const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } };
 const done = { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } };
-const tick = (n: number) => ({ taskId: 't1', contextId: 'c1', artifact: { artifactId: 'a', parts: [{ text: `tick ${n}` }] } });
+const tick = (n: number) => ({
+  taskId: 't1',
+  contextId: 'c1',
+  artifact: { artifactId: 'a', parts: [{ text: `tick ${n}` }] },
+});
 
 /** Writes raw SSE text for one JSON-RPC stream call. */
 function sse(res: ServerResponse, body: string): void {
@@ -36,12 +40,17 @@ async function views(): Promise<ReturnType<typeof viewResult>[]> {
 
 describe('A2AClient streams with odd SSE framing (WHATWG SSE §9.2)', () => {
   it('keeps a final event sent without a blank line or even a newline', async () => {
-    script = (c, res) => sse(res, `data: ${frame(c.id, { task })}\n\ndata: ${frame(c.id, { statusUpdate: done })}`);
+    script = (c, res) =>
+      sse(res, `data: ${frame(c.id, { task })}\n\ndata: ${frame(c.id, { statusUpdate: done })}`);
     expect((await views()).map((v) => v.state)).toEqual(['working', 'completed']);
   });
 
   it('skips comments and keep-alives, joins multi-line data, accepts CRLF', async () => {
-    const multi = JSON.stringify({ jsonrpc: '2.0', id: 0, result: { artifactUpdate: tick(1) } }, null, 2).split('\n');
+    const multi = JSON.stringify(
+      { jsonrpc: '2.0', id: 0, result: { artifactUpdate: tick(1) } },
+      null,
+      2,
+    ).split('\n');
     script = (c, res) =>
       sse(
         res,
@@ -55,13 +64,21 @@ describe('A2AClient streams with odd SSE framing (WHATWG SSE §9.2)', () => {
   });
 
   it('a JSON-RPC error answering a stream call (application/json, no SSE) becomes an error', async () => {
-    script = (c, res) => json(res, 200, { jsonrpc: '2.0', id: c.id, error: { code: -32004, message: 'Streaming is not supported' } });
+    script = (c, res) =>
+      json(res, 200, {
+        jsonrpc: '2.0',
+        id: c.id,
+        error: { code: -32004, message: 'Streaming is not supported' },
+      });
     await expect(views()).rejects.toThrow(/Streaming is not supported/);
   });
 
   it('an error event in the middle of a stream ends it with that error', async () => {
     script = (c, res) =>
-      sse(res, `data: ${frame(c.id, { task })}\n\nevent: error\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: c.id, error: { code: -32603, message: 'agent crashed' } })}\n\n`);
+      sse(
+        res,
+        `data: ${frame(c.id, { task })}\n\nevent: error\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: c.id, error: { code: -32603, message: 'agent crashed' } })}\n\n`,
+      );
     const seen: string[] = [];
     await expect(
       (async () => {

@@ -11,15 +11,28 @@ import { freePort } from '../utils/test-app';
 const ROOT = join(__dirname, '../..');
 
 /** Starts the built server (`node dist/main`) and waits for /health. */
-async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
   const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: { PATH: process.env.PATH ?? '', SUPERQODE_A2A_PORT: String(port), SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SUPERQODE_A2A_PORT: String(port),
+      SUPERQODE_A2A_LOG_LEVEL: 'error',
+      ...env,
+    },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if ((await fetch(`${url}/health`).then((r) => r.ok, () => false))) return { proc, url };
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { proc, url };
     await new Promise((r) => setTimeout(r, 100));
   }
   proc.kill('SIGKILL');
@@ -56,13 +69,29 @@ describe('SIGKILL mid-run, then restart (issue #5 durability)', () => {
     let completedId: string;
     let contextId: string;
     try {
-      const done = await post(first.url, aJsonRpcRequest('SendMessage', { message: aMessage('which harness for rust') }), V1);
+      const done = await post(
+        first.url,
+        aJsonRpcRequest('SendMessage', { message: aMessage('which harness for rust') }),
+        V1,
+      );
       completedId = done.body.result.task.id;
-      fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } }] });
-      const sent = await post(first.url, aJsonRpcRequest('SendMessage', { message: aMessage('run the slow thing'), configuration: { returnImmediately: true } }), V1);
+      fake.enqueue({
+        toolCalls: [
+          { name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } },
+        ],
+      });
+      const sent = await post(
+        first.url,
+        aJsonRpcRequest('SendMessage', {
+          message: aMessage('run the slow thing'),
+          configuration: { returnImmediately: true },
+        }),
+        V1,
+      );
       id = sent.body.result.task.id;
       contextId = sent.body.result.task.contextId;
-      for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && fake.requests.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 300));
       const mid = await post(first.url, aJsonRpcRequest('GetTask', { id }), V1);
       expect(mid.body.result.status.state).toBe('TASK_STATE_WORKING');
@@ -78,11 +107,24 @@ describe('SIGKILL mid-run, then restart (issue #5 durability)', () => {
       const runId = got.body.result.metadata.superqodeRunId as string;
       expect(got.body.result.status.message.parts[0].text).toContain(`run ${runId}`);
       // Anonymous ListTasks needs a contextId (issue #11.7).
-      const working = await get(`${second.url}/tasks?status=TASK_STATE_WORKING&contextId=${contextId}`, { 'A2A-Version': '1.0' });
+      const working = await get(
+        `${second.url}/tasks?status=TASK_STATE_WORKING&contextId=${contextId}`,
+        { 'A2A-Version': '1.0' },
+      );
       expect(working.body.tasks).toEqual([]);
       const kept = await post(second.url, aJsonRpcRequest('GetTask', { id: completedId }), V1);
       expect(kept.body.result.status.state).toBe('TASK_STATE_COMPLETED');
-      const runs = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), 'harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH], { encoding: 'utf8' });
+      const runs = spawnSync(
+        process.execPath,
+        [
+          join(ROOT, 'dist/cli.js'),
+          'harness',
+          'runs',
+          '--harness-store',
+          env.SUPERQODE_A2A_HARNESS_STORE_PATH,
+        ],
+        { encoding: 'utf8' },
+      );
       const line = runs.stdout.split('\n').find((l) => l.startsWith(runId));
       expect(line).toMatch(/\bfailed\b/);
     } finally {

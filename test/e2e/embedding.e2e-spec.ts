@@ -4,7 +4,7 @@ import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
 import { freePort } from '../utils/test-app';
 
 describe('createA2AServer (programmatic API, issue #5)', () => {
-  it('serves an embedding application\'s own controller, with listen() and close()', async () => {
+  it("serves an embedding application's own controller, with listen() and close()", async () => {
     const server = createA2AServer({
       controller: new EchoController(),
       taskStorePath: null,
@@ -15,10 +15,16 @@ describe('createA2AServer (programmatic API, issue #5)', () => {
     try {
       const card = await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' });
       expect(card.body.skills.map((s: { id: string }) => s.id)).toContain('superqode-harness');
-      const r = await post(url, aJsonRpcRequest('SendMessage', { message: aMessage('hello there') }), V1);
+      const r = await post(
+        url,
+        aJsonRpcRequest('SendMessage', { message: aMessage('hello there') }),
+        V1,
+      );
       const task = r.body.result.task;
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-      expect(task.artifacts[0].parts.map((p: { text: string }) => p.text).join('')).toBe('echo: hello there');
+      expect(task.artifacts[0].parts.map((p: { text: string }) => p.text).join('')).toBe(
+        'echo: hello there',
+      );
     } finally {
       await server.close();
     }

@@ -10,7 +10,12 @@ describe('examples/a2a/smoke-client.ts', () => {
 
   it('discovers the agent, sends a message and sees a completed task with a reply', async () => {
     const r = await runSmoke(server.url, 'which open source harness has approvals and a sandbox?');
-    expect(r).toMatchObject({ agent: 'SuperQode 1.0', interfaceUrl: server.url, state: 'TASK_STATE_COMPLETED', completed: true });
+    expect(r).toMatchObject({
+      agent: 'SuperQode 1.0',
+      interfaceUrl: server.url,
+      state: 'TASK_STATE_COMPLETED',
+      completed: true,
+    });
     expect(r.reply).toMatch(/catalogue shortlist, not a measurement/);
   });
 

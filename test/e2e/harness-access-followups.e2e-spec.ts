@@ -21,21 +21,59 @@ execution_policy:
 type Task = { id: string; contextId: string; status: { state: string } };
 
 /** A harness task that asks to run `id -un > name` and pauses in INPUT_REQUIRED. */
-async function pausedTask(url: string, fake: FakeOpenAiServer, name: string, headers: Record<string, string> = {}): Promise<Task> {
-  fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: `id -un > ${name}` } }] }, { text: 'done' });
-  const r = await post(url, aJsonRpcRequest('SendMessage', { message: aMessage('record who runs this', { metadata: { superqodeSkill: 'superqode-harness' } }) }), { ...V1, ...headers });
+async function pausedTask(
+  url: string,
+  fake: FakeOpenAiServer,
+  name: string,
+  headers: Record<string, string> = {},
+): Promise<Task> {
+  fake.enqueue(
+    { toolCalls: [{ name: 'bash', arguments: { command: `id -un > ${name}` } }] },
+    { text: 'done' },
+  );
+  const r = await post(
+    url,
+    aJsonRpcRequest('SendMessage', {
+      message: aMessage('record who runs this', {
+        metadata: { superqodeSkill: 'superqode-harness' },
+      }),
+    }),
+    { ...V1, ...headers },
+  );
   expect(r.body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   return r.body.result.task;
 }
 
 /** An "approve" reply on a binding; `ids` picks which of taskId/contextId the message carries. */
-function approve(url: string, binding: 'jsonrpc-1.0' | 'jsonrpc-0.3' | 'rest', ids: Record<string, string>, headers: Record<string, string> = {}) {
-  if (binding === 'jsonrpc-0.3') return post(url, aJsonRpcRequest('message/send', { message: aLegacyMessage('approve', ids) }), { 'content-type': 'application/json', ...headers });
-  if (binding === 'rest') return post(`${url}/message:send`, { message: aMessage('approve', ids) }, { ...V1, ...headers });
-  return post(url, aJsonRpcRequest('SendMessage', { message: aMessage('approve', ids) }), { ...V1, ...headers });
+function approve(
+  url: string,
+  binding: 'jsonrpc-1.0' | 'jsonrpc-0.3' | 'rest',
+  ids: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  if (binding === 'jsonrpc-0.3')
+    return post(url, aJsonRpcRequest('message/send', { message: aLegacyMessage('approve', ids) }), {
+      'content-type': 'application/json',
+      ...headers,
+    });
+  if (binding === 'rest')
+    return post(
+      `${url}/message:send`,
+      { message: aMessage('approve', ids) },
+      { ...V1, ...headers },
+    );
+  return post(url, aJsonRpcRequest('SendMessage', { message: aMessage('approve', ids) }), {
+    ...V1,
+    ...headers,
+  });
 }
 
-function harnessEnv(fake: FakeOpenAiServer, checkout: TempCheckout, spec: string, extra: RawEnv = {}): RawEnv {
+function harnessEnv(
+  fake: FakeOpenAiServer,
+  checkout: TempCheckout,
+  spec: string,
+  extra: RawEnv = {},
+): RawEnv {
   return {
     SUPERQODE_A2A_HARNESS_ENABLED: true,
     SUPERQODE_A2A_HARNESS_SPEC: spec,
@@ -70,11 +108,21 @@ describe('Harness access on follow-up messages and other callers’ runs (issue 
     const task = await pausedTask(server.url, fake, 'marker-restart');
     await server.close();
 
-    server = await startTestServer(harnessEnv(fake, checkout, spec, { SUPERQODE_A2A_HARNESS_ACCESS: 'operator', SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN }), { dir });
+    server = await startTestServer(
+      harnessEnv(fake, checkout, spec, {
+        SUPERQODE_A2A_HARNESS_ACCESS: 'operator',
+        SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+      }),
+      { dir },
+    );
     try {
       const before = fake.requests.length;
       for (const binding of ['jsonrpc-1.0', 'jsonrpc-0.3', 'rest'] as const) {
-        const replies: Record<string, string>[] = [{ taskId: task.id, contextId: task.contextId }, { taskId: task.id }, { contextId: task.contextId }];
+        const replies: Record<string, string>[] = [
+          { taskId: task.id, contextId: task.contextId },
+          { taskId: task.id },
+          { contextId: task.contextId },
+        ];
         for (const ids of replies) {
           const r = await approve(server.url, binding, ids);
           expect([binding, ids, r.status]).toEqual([binding, ids, 401]);
@@ -92,7 +140,10 @@ describe('Harness access on follow-up messages and other callers’ runs (issue 
     // The same reply still works where that caller is allowed.
     server = await startTestServer(harnessEnv(fake, checkout, spec), { dir });
     try {
-      const r = await approve(server.url, 'jsonrpc-1.0', { taskId: task.id, contextId: task.contextId });
+      const r = await approve(server.url, 'jsonrpc-1.0', {
+        taskId: task.id,
+        contextId: task.contextId,
+      });
       expect(r.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
       expect(existsSync(marker)).toBe(true);
     } finally {
@@ -109,7 +160,11 @@ describe('Harness access on follow-up messages and other callers’ runs (issue 
     let task: Task;
     beforeAll(async () => {
       server = await startTestServer(
-        harnessEnv(fake, checkout, spec, { SUPERQODE_A2A_HARNESS_ACCESS: 'keyed', SUPERQODE_A2A_KEY_SECRET: secret, SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN }),
+        harnessEnv(fake, checkout, spec, {
+          SUPERQODE_A2A_HARNESS_ACCESS: 'keyed',
+          SUPERQODE_A2A_KEY_SECRET: secret,
+          SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
+        }),
       );
       task = await pausedTask(server.url, fake, 'marker-owned', owner);
     });
@@ -124,11 +179,17 @@ describe('Harness access on follow-up messages and other callers’ runs (issue 
       const reply = await approve(server.url, 'jsonrpc-1.0', { taskId: task.id }, h);
       // Unknown to every other caller (a below-tier one too: it is not its context, so nothing to refuse).
       expect([reply.status, reply.body.error.code]).toEqual([200, -32001]);
-      const cancel = await post(server.url, aJsonRpcRequest('CancelTask', { id: task.id }), { ...V1, ...h });
+      const cancel = await post(server.url, aJsonRpcRequest('CancelTask', { id: task.id }), {
+        ...V1,
+        ...h,
+      });
       expect(cancel.body.error.code).toBe(-32001);
       const restCancel = await post(`${server.url}/tasks/${task.id}:cancel`, {}, { ...V1, ...h });
       expect(restCancel.status).toBe(404);
-      const subscribe = await get(`${server.url}/tasks/${task.id}:subscribe`, { 'A2A-Version': '1.0', ...h });
+      const subscribe = await get(`${server.url}/tasks/${task.id}:subscribe`, {
+        'A2A-Version': '1.0',
+        ...h,
+      });
       expect(subscribe.status).toBe(404);
       expect(existsSync(join(checkout.dir, 'marker-owned'))).toBe(false);
     });
@@ -140,7 +201,12 @@ describe('Harness access on follow-up messages and other callers’ runs (issue 
     });
 
     it('the owner approves and the command runs', async () => {
-      const r = await approve(server.url, 'rest', { taskId: task.id, contextId: task.contextId }, owner);
+      const r = await approve(
+        server.url,
+        'rest',
+        { taskId: task.id, contextId: task.contextId },
+        owner,
+      );
       expect(r.body.task.status.state).toBe('TASK_STATE_COMPLETED');
       expect(existsSync(join(checkout.dir, 'marker-owned'))).toBe(true);
     });

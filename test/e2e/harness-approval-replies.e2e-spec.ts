@@ -13,8 +13,16 @@ execution_policy:
 `;
 const CONTENT = 'hello from the approved run\n';
 
-const send = (url: string, message: Record<string, unknown>, configuration?: Record<string, unknown>) =>
-  post(url, aJsonRpcRequest('SendMessage', { message, ...(configuration ? { configuration } : {}) }), V1).then((r) => r.body.result.task);
+const send = (
+  url: string,
+  message: Record<string, unknown>,
+  configuration?: Record<string, unknown>,
+) =>
+  post(
+    url,
+    aJsonRpcRequest('SendMessage', { message, ...(configuration ? { configuration } : {}) }),
+    V1,
+  ).then((r) => r.body.result.task);
 
 describe('Approval questions, exact replies and busy contexts over A2A (issue #16)', () => {
   const suite = harnessServerSuite(SPEC, { 'README.md': '# demo\n' });
@@ -29,7 +37,9 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
   it('the question names the write, its size in bytes and previews the content', async () => {
     const task = await pausedTask('hello.txt');
     const text: string = task.status.message.parts[0].text;
-    expect(text).toContain(`write_file wants to write hello.txt (${Buffer.byteLength(CONTENT)} bytes)`);
+    expect(text).toContain(
+      `write_file wants to write hello.txt (${Buffer.byteLength(CONTENT)} bytes)`,
+    );
     expect(text).toContain('hello from the approved run');
     expect(text).toMatch(/"approve" \(or "yes", "y"\).*"deny" \(or "no", "n"\)/);
   });
@@ -45,24 +55,38 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
 
   it('"yes please" is not an approval: the task asks again and nothing is written', async () => {
     const task = await pausedTask('polite.txt');
-    const again = await send(suite.server.url, aMessage('yes please', { taskId: task.id, contextId: task.contextId }));
+    const again = await send(
+      suite.server.url,
+      aMessage('yes please', { taskId: task.id, contextId: task.contextId }),
+    );
     expect(again.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(again.status.message.parts[0].text).toMatch(/^Not understood/);
     expect(existsSync(join(suite.checkout.dir, 'polite.txt'))).toBe(false);
     suite.fake.enqueue({ text: 'Wrote it.' });
-    const done = await send(suite.server.url, aMessage(' Y ', { taskId: task.id, contextId: task.contextId }));
+    const done = await send(
+      suite.server.url,
+      aMessage(' Y ', { taskId: task.id, contextId: task.contextId }),
+    );
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(readFileSync(join(suite.checkout.dir, 'polite.txt'), 'utf8')).toBe(CONTENT);
   });
 
   it('a streamed approval reply reports the approved call starting and ending, with its target', async () => {
     const task = await pausedTask('streamed.txt');
-    expect(task.status.message.metadata).toMatchObject({ superqodeTool: 'write_file', superqodeToolTarget: 'streamed.txt', superqodeToolPhase: 'awaiting_approval' });
+    expect(task.status.message.metadata).toMatchObject({
+      superqodeTool: 'write_file',
+      superqodeToolTarget: 'streamed.txt',
+      superqodeToolPhase: 'awaiting_approval',
+    });
     suite.fake.enqueue({ text: 'Wrote it.' });
     const res = await fetch(suite.server.url, {
       method: 'POST',
       headers: V1,
-      body: JSON.stringify(aJsonRpcRequest('SendStreamingMessage', { message: aMessage('approve', { taskId: task.id, contextId: task.contextId }) })),
+      body: JSON.stringify(
+        aJsonRpcRequest('SendStreamingMessage', {
+          message: aMessage('approve', { taskId: task.id, contextId: task.contextId }),
+        }),
+      ),
     });
     const texts = (await sseResults(res))
       .filter((r) => r.statusUpdate?.status?.state === 'TASK_STATE_WORKING')
@@ -74,7 +98,10 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
   it('a new message to a context waiting for approval is rejected saying why and what to do', async () => {
     const task = await pausedTask('waiting.txt');
     const before = suite.fake.requests.length;
-    const other = await send(suite.server.url, aMessage('something else', { contextId: task.contextId }));
+    const other = await send(
+      suite.server.url,
+      aMessage('something else', { contextId: task.contextId }),
+    );
     expect(other.status.state).toBe('TASK_STATE_REJECTED');
     const text: string = other.status.message.parts[0].text;
     expect(text).toMatch(/waiting for an approval/);
@@ -85,9 +112,15 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
 
   it('a new message to a context with a running task is rejected naming that task', async () => {
     suite.fake.enqueue({ hang: true });
-    const running = await send(suite.server.url, aMessage('think for a long time'), { returnImmediately: true });
-    for (let i = 0; i < 100 && suite.fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    const other = await send(suite.server.url, aMessage('and another thing', { contextId: running.contextId }));
+    const running = await send(suite.server.url, aMessage('think for a long time'), {
+      returnImmediately: true,
+    });
+    for (let i = 0; i < 100 && suite.fake.requests.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const other = await send(
+      suite.server.url,
+      aMessage('and another thing', { contextId: running.contextId }),
+    );
     expect(other.status.state).toBe('TASK_STATE_REJECTED');
     expect(other.status.message.parts[0].text).toContain(`task ${running.id} is still running`);
     await post(suite.server.url, aJsonRpcRequest('CancelTask', { id: running.id }), V1);

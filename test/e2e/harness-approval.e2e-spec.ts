@@ -5,13 +5,7 @@ import {
   HarnessRunNotResumableError,
   HarnessSessionBusyError,
 } from '../../src/modules/harness/protocol/harness-protocol.errors';
-import {
-  collect,
-  first,
-  harnessSuite,
-  specFrom,
-  typesOf,
-} from '../fakes/harness-fixtures';
+import { collect, first, harnessSuite, specFrom, typesOf } from '../fakes/harness-fixtures';
 
 const ASK_SPEC = `
 name: e2e-ask
@@ -126,9 +120,9 @@ describe('harness approvals (ask → needs_approval → resume)', () => {
 
   it('refuses a new prompt while a run waits; cancel closes it and the session goes on', async () => {
     const { session, runId } = await pausedRun();
-    await expect(collect(suite.harness.controller.send(session.id, 'another'))).rejects.toBeInstanceOf(
-      HarnessSessionBusyError,
-    );
+    await expect(
+      collect(suite.harness.controller.send(session.id, 'another')),
+    ).rejects.toBeInstanceOf(HarnessSessionBusyError);
 
     await suite.harness.controller.cancel(runId);
     const detail = await suite.harness.ledger.showRun(runId);

@@ -18,17 +18,36 @@ checks:
     - { name: unit tests, command: 'echo "1 failing test"; exit 3', timeout_seconds: 30 }
 `;
 
-type Task = { id: string; status: { state: string; message: { parts: { text: string }[]; metadata: Record<string, string> } }; artifacts: { name: string; parts: { text: string }[] }[] };
+type Task = {
+  id: string;
+  status: {
+    state: string;
+    message: { parts: { text: string }[]; metadata: Record<string, string> };
+  };
+  artifacts: { name: string; parts: { text: string }[] }[];
+};
 
 async function runTask(suite: HarnessServerSuite): Promise<Task> {
-  suite.fake.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'src/a.ts', content: 'export const a = 2;\n' } }] }, { text: 'Changed a.' });
-  const r = await post(suite.server.url, aJsonRpcRequest('SendMessage', { message: aMessage('change a') }), V1);
+  suite.fake.enqueue(
+    {
+      toolCalls: [
+        { name: 'write_file', arguments: { path: 'src/a.ts', content: 'export const a = 2;\n' } },
+      ],
+    },
+    { text: 'Changed a.' },
+  );
+  const r = await post(
+    suite.server.url,
+    aJsonRpcRequest('SendMessage', { message: aMessage('change a') }),
+    V1,
+  );
   return r.body.result.task;
 }
 
 function checkLines(task: Task): Record<string, unknown>[] {
   const checks = task.artifacts.find((a) => a.name === 'checks');
-  if (!checks) throw new Error(`no checks artifact in ${task.artifacts.map((a) => a.name).join(', ')}`);
+  if (!checks)
+    throw new Error(`no checks artifact in ${task.artifacts.map((a) => a.name).join(', ')}`);
   return checks.parts[0].text.split('\n').map((l) => JSON.parse(l));
 }
 
@@ -58,14 +77,27 @@ describe('checks.custom_steps with on_failure: report (issue #16)', () => {
     const detail = await ledger.showRun(task.status.message.metadata.superqodeRunId);
     const events = detail.events.map((e) => e.type);
     expect(events.filter((t) => t === 'check.completed')).toHaveLength(2);
-    expect(events.indexOf('check.completed')).toBeGreaterThan(events.lastIndexOf('model.completed'));
+    expect(events.indexOf('check.completed')).toBeGreaterThan(
+      events.lastIndexOf('model.completed'),
+    );
   });
 
   it('a streaming caller sees one progress line per check before the end', async () => {
     suite.fake.enqueue({ text: 'Nothing to change.' });
-    const res = await fetch(suite.server.url, { method: 'POST', headers: V1, body: JSON.stringify(aJsonRpcRequest('SendStreamingMessage', { message: aMessage('look') })) });
-    const texts = (await sseResults(res)).map((r) => r.statusUpdate?.status?.message?.parts?.[0]?.text).filter(Boolean);
-    expect(texts).toEqual(expect.arrayContaining(['check lint passed: echo lint ok; echo "secret=[$CHECKS_E2E_SECRET_TOKEN]"', 'check unit tests failed (exit 3): echo "1 failing test"; exit 3']));
+    const res = await fetch(suite.server.url, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify(aJsonRpcRequest('SendStreamingMessage', { message: aMessage('look') })),
+    });
+    const texts = (await sseResults(res))
+      .map((r) => r.statusUpdate?.status?.message?.parts?.[0]?.text)
+      .filter(Boolean);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'check lint passed: echo lint ok; echo "secret=[$CHECKS_E2E_SECRET_TOKEN]"',
+        'check unit tests failed (exit 3): echo "1 failing test"; exit 3',
+      ]),
+    );
   });
 });
 
@@ -75,7 +107,9 @@ describe('checks.custom_steps with on_failure: fail (issue #16)', () => {
   it('a failed check fails the task naming it; answer, diff and checks are still returned', async () => {
     const task = await runTask(suite);
     expect(task.status.state).toBe('TASK_STATE_FAILED');
-    expect(task.status.message.parts[0].text).toBe('checks failed: unit tests (`echo "1 failing test"; exit 3`: exit 3)');
+    expect(task.status.message.parts[0].text).toBe(
+      'checks failed: unit tests (`echo "1 failing test"; exit 3`: exit 3)',
+    );
     expect(task.artifacts.map((a) => a.name)).toEqual(['answer', 'changes.diff', 'checks']);
     expect(checkLines(task)[1]).toMatchObject({ name: 'unit tests', exit_code: 3, ok: false });
   });

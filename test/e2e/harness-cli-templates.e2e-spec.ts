@@ -6,12 +6,26 @@ const CLI = join(__dirname, '../../dist/cli.js');
 jest.setTimeout(60_000);
 
 /** Runs the built CLI without provider keys or server settings in the environment. */
-function cli(args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY$/.test(k) && !k.startsWith('SUPERQODE_')));
+function cli(
+  args: string[],
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/API_KEY$/.test(k) && !k.startsWith('SUPERQODE_')),
+  );
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env, timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        resolve({
+          status: err ? (typeof err.code === 'number' ? err.code : null) : 0,
+          stdout,
+          stderr,
+        });
+      },
+    );
   });
 }
 
@@ -19,10 +33,13 @@ describe('The harness CLI accepts built-in template names wherever it takes a sp
   const checkout = tempCheckout({ 'README.md': '# demo\n' });
   afterAll(() => checkout.remove());
 
-  it.each(['coding', 'read-only', 'no-tool'])('harness validate %s is valid (exit 0)', async (name) => {
-    const run = await cli(['harness', 'validate', name], checkout.dir);
-    expect([run.status, run.stdout]).toEqual([0, `valid: builtin-${name} (${name})\n`]);
-  });
+  it.each(['coding', 'read-only', 'no-tool'])(
+    'harness validate %s is valid (exit 0)',
+    async (name) => {
+      const run = await cli(['harness', 'validate', name], checkout.dir);
+      expect([run.status, run.stdout]).toEqual([0, `valid: builtin-${name} (${name})\n`]);
+    },
+  );
 
   it('harness validate of a missing file still fails (exit 1)', async () => {
     const run = await cli(['harness', 'validate', 'no-such-spec.yaml'], checkout.dir);
@@ -30,7 +47,10 @@ describe('The harness CLI accepts built-in template names wherever it takes a sp
   });
 
   it('harness run --spec read-only gets past the spec (fails on the missing model, not the spec)', async () => {
-    const run = await cli(['harness', 'run', '--spec', 'read-only', '--working-dir', checkout.dir, 'hello'], checkout.dir);
+    const run = await cli(
+      ['harness', 'run', '--spec', 'read-only', '--working-dir', checkout.dir, 'hello'],
+      checkout.dir,
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).not.toMatch(/read-only.*(ENOENT|cannot read|not found)/i);
     expect(run.stderr).toMatch(/provider/);

@@ -17,7 +17,9 @@ describe('A follow-up goes to the skill that owns its task or context, whatever 
   const suite = harnessServerSuite(SPEC, { 'README.md': '# demo\n' });
 
   async function pausedTask() {
-    suite.fake.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hi\n' } }] });
+    suite.fake.enqueue({
+      toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hi\n' } }],
+    });
     const r = await send(suite.server.url, aMessage('write hello.txt'));
     expect(r.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     return r.result.task;
@@ -27,7 +29,10 @@ describe('A follow-up goes to the skill that owns its task or context, whatever 
     'a reply "%s" on an INPUT_REQUIRED harness task stays with the harness (not the shortlist)',
     async (text) => {
       const task = await pausedTask();
-      const r = await send(suite.server.url, aMessage(text, { taskId: task.id, contextId: task.contextId }));
+      const r = await send(
+        suite.server.url,
+        aMessage(text, { taskId: task.id, contextId: task.contextId }),
+      );
       const after = r.result.task;
       expect(after.id).toBe(task.id);
       expect(after.status.message.metadata.superqodeSkill).toBe('superqode-harness');
@@ -37,7 +42,10 @@ describe('A follow-up goes to the skill that owns its task or context, whatever 
 
   it('a reply carrying only the taskId stays with the harness', async () => {
     const task = await pausedTask();
-    const r = await send(suite.server.url, aMessage('what harness should I use?', { taskId: task.id }));
+    const r = await send(
+      suite.server.url,
+      aMessage('what harness should I use?', { taskId: task.id }),
+    );
     expect(r.result.task.status.message.metadata.superqodeSkill).toBe('superqode-harness');
   });
 
@@ -47,7 +55,10 @@ describe('A follow-up goes to the skill that owns its task or context, whatever 
     const contextId = first.result.task.contextId;
     expect(first.result.task.status.message.metadata.superqodeSkill).toBe('superqode-harness');
     const before = suite.fake.requests.length;
-    const next = await send(suite.server.url, aMessage('which harness is open source?', { contextId }));
+    const next = await send(
+      suite.server.url,
+      aMessage('which harness is open source?', { contextId }),
+    );
     expect(next.result.task.status.message.metadata.superqodeSkill).toBe('superqode-harness');
     expect(suite.fake.requests.length).toBe(before + 1);
   });

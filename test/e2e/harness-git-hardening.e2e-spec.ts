@@ -26,7 +26,10 @@ describe("The server's git commands ignore the checkout's command hooks (issue #
     git(checkout.dir, 'config', 'diff.external', `sh -c 'touch ${marker}.external'`);
     git(checkout.dir, 'config', 'core.hooksPath', scratch);
     const spec = join(scratch, 'writer.yaml');
-    writeFileSync(spec, 'name: writer\ninherits: read-only\nexecution_policy: {sandbox: local, allow_write: true}\n');
+    writeFileSync(
+      spec,
+      'name: writer\ninherits: read-only\nexecution_policy: {sandbox: local, allow_write: true}\n',
+    );
     const server = await startTestServer({
       SUPERQODE_A2A_HARNESS_ENABLED: true,
       SUPERQODE_A2A_HARNESS_SPEC: spec,
@@ -37,10 +40,18 @@ describe("The server's git commands ignore the checkout's command hooks (issue #
     });
     try {
       fake.enqueue(
-        { toolCalls: [{ name: 'write_file', arguments: { path: 'README.md', content: '# changed\n' } }] },
+        {
+          toolCalls: [
+            { name: 'write_file', arguments: { path: 'README.md', content: '# changed\n' } },
+          ],
+        },
         { text: 'done' },
       );
-      const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage('edit the readme') }), V1);
+      const r = await post(
+        server.url,
+        aJsonRpcRequest('SendMessage', { message: aMessage('edit the readme') }),
+        V1,
+      );
       const task = r.body.result.task;
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
       // git status and git diff did run: the diff artifact shows the edit.

@@ -4,13 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-events';
 import { HarnessSessionNotFoundError } from '../../src/modules/harness/protocol/harness-protocol.errors';
-import {
-  collect,
-  first,
-  harnessSuite,
-  specFrom,
-  typesOf,
-} from '../fakes/harness-fixtures';
+import { collect, first, harnessSuite, specFrom, typesOf } from '../fakes/harness-fixtures';
 
 const SHELL_SPEC = (timeoutSeconds: number) => `
 name: e2e-lifecycle
@@ -94,7 +88,9 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
     const s = await session();
     const controller = new AbortController();
     const events: HarnessEvent[] = [];
-    for await (const e of suite.harness.controller.send(s.id, 'hang', { signal: controller.signal })) {
+    for await (const e of suite.harness.controller.send(s.id, 'hang', {
+      signal: controller.signal,
+    })) {
       events.push(e);
       if (e.type === 'model.requested') setTimeout(() => controller.abort(), 100);
     }
@@ -195,8 +191,8 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
   });
 
   it('rejects a prompt to an unknown session on the first next()', async () => {
-    await expect(collect(suite.harness.controller.send('no-such-session', 'hi'))).rejects.toBeInstanceOf(
-      HarnessSessionNotFoundError,
-    );
+    await expect(
+      collect(suite.harness.controller.send('no-such-session', 'hi')),
+    ).rejects.toBeInstanceOf(HarnessSessionNotFoundError);
   });
 });

@@ -21,7 +21,10 @@ describe('Harness skill limits (issue #5)', () => {
 
   it('a run stopped by the max turns limit ends FAILED naming the limit', async () => {
     const limited = join(mkdtempSync(join(tmpdir(), 'sq-spec-')), 'limited.yaml');
-    writeFileSync(limited, 'name: limited\ninherits: read-only\nmodel_policy:\n  max_iterations: 1\n');
+    writeFileSync(
+      limited,
+      'name: limited\ninherits: read-only\nmodel_policy:\n  max_iterations: 1\n',
+    );
     const local = await startTestServer({
       SUPERQODE_A2A_HARNESS_ENABLED: true,
       SUPERQODE_A2A_HARNESS_SPEC: limited,
@@ -32,14 +35,19 @@ describe('Harness skill limits (issue #5)', () => {
     });
     try {
       fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] });
-      const r = await post(local.url, aJsonRpcRequest('SendMessage', { message: aMessage('read the readme') }), V1);
+      const r = await post(
+        local.url,
+        aJsonRpcRequest('SendMessage', { message: aMessage('read the readme') }),
+        V1,
+      );
       expect(r.body.result.task.status.state).toBe('TASK_STATE_FAILED');
-      expect(r.body.result.task.status.message.parts[0].text).toMatch(/max turns limit \(model_policy\.max_iterations = 1\)/);
+      expect(r.body.result.task.status.message.parts[0].text).toMatch(
+        /max turns limit \(model_policy\.max_iterations = 1\)/,
+      );
     } finally {
       await local.close();
     }
   });
-
 
   it('a graceful stop cancels a running turn and stores CANCELED before the stores close', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-graceful-'));
@@ -51,8 +59,19 @@ describe('Harness skill limits (issue #5)', () => {
       SUPERQODE_A2A_WORKING_DIR: checkout.dir,
     };
     const first = await startTestServer(env, { dir });
-    fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30 && echo graceful', timeout_seconds: 60 } }] });
-    const sent = await post(first.url, aJsonRpcRequest('SendMessage', { message: aMessage('run it'), configuration: { returnImmediately: true } }), V1);
+    fake.enqueue({
+      toolCalls: [
+        { name: 'bash', arguments: { command: 'sleep 30 && echo graceful', timeout_seconds: 60 } },
+      ],
+    });
+    const sent = await post(
+      first.url,
+      aJsonRpcRequest('SendMessage', {
+        message: aMessage('run it'),
+        configuration: { returnImmediately: true },
+      }),
+      V1,
+    );
     const id = sent.body.result.task.id;
     for (let i = 0; i < 100; i++) {
       const t = await post(first.url, aJsonRpcRequest('GetTask', { id }), V1);

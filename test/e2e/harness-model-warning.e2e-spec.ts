@@ -43,6 +43,8 @@ describe('Start-up warning for a harness skill left unserved for want of a model
       SUPERQODE_A2A_HARNESS_ENABLED: true,
       SUPERQODE_A2A_HARNESS_PROVIDER: 'anthropic',
     });
-    expect(warnings.find((w) => /cannot run a model/.test(w))).toMatch(/no model for provider anthropic/);
+    expect(warnings.find((w) => /cannot run a model/.test(w))).toMatch(
+      /no model for provider anthropic/,
+    );
   });
 });

@@ -22,7 +22,12 @@ describe('Harness skill without a model is not served (issue #11.14)', () => {
     const health = await get(`${server.url}/health`);
     expect(health.body.skills).toEqual(['harness-shortlist']);
     expect(health.body.skillsNotServed).toEqual([
-      { id: 'superqode-harness', reason: expect.stringMatching(/no model is configured \(no model provider: pass --provider/) },
+      {
+        id: 'superqode-harness',
+        reason: expect.stringMatching(
+          /no model is configured \(no model provider: pass --provider/,
+        ),
+      },
     ]);
   });
 
@@ -34,15 +39,23 @@ describe('Harness skill without a model is not served (issue #11.14)', () => {
     'Fix the failing test in src/parser.ts',
     'hello',
   ])('"%s" is answered by the shortlist, COMPLETED', async (text) => {
-    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(text) }), V1);
+    const r = await post(
+      server.url,
+      aJsonRpcRequest('SendMessage', { message: aMessage(text) }),
+      V1,
+    );
     expect(r.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(r.body.result.task.status.message.metadata.superqodeSkill).toBe('harness-shortlist');
   });
 
   it('naming the harness explicitly is invalid params that says why it is not served', async () => {
-    const message = aMessage('Fix the failing test', { metadata: { superqodeSkill: 'superqode-harness' } });
+    const message = aMessage('Fix the failing test', {
+      metadata: { superqodeSkill: 'superqode-harness' },
+    });
     const r = await post(server.url, aJsonRpcRequest('SendMessage', { message }), V1);
     expect(r.body.error.code).toBe(-32602);
-    expect(r.body.error.message).toMatch(/Skill 'superqode-harness' is not served: no model is configured/);
+    expect(r.body.error.message).toMatch(
+      /Skill 'superqode-harness' is not served: no model is configured/,
+    );
   });
 });

@@ -1,12 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  all,
-  collect,
-  first,
-  harnessSuite,
-  specFrom,
-} from '../fakes/harness-fixtures';
+import { all, collect, first, harnessSuite, specFrom } from '../fakes/harness-fixtures';
 
 const READ_ONLY_SPEC = `
 name: e2e-read-only

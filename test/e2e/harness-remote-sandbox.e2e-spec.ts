@@ -10,7 +10,10 @@ import { startTestServer } from '../utils/test-app';
 const dir = mkdtempSync(join(tmpdir(), 'sq-remote-sandbox-'));
 const specWith = (sandbox: string) => {
   const file = join(dir, `${sandbox}.yaml`);
-  writeFileSync(file, `name: remote-${sandbox}\ninherits: coding\nexecution_policy: {sandbox: ${sandbox}}\n`);
+  writeFileSync(
+    file,
+    `name: remote-${sandbox}\ninherits: coding\nexecution_policy: {sandbox: ${sandbox}}\n`,
+  );
   return file;
 };
 const REMOTE = {
@@ -25,21 +28,30 @@ const REMOTE = {
   SUPERQODE_A2A_HARNESS_BASE_URL: 'http://127.0.0.1:9/v1',
 } as const;
 const harnessSkill = async (url: string) =>
-  ((await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body.skills as { id: string; description: string }[]).find(
-    (s) => s.id === 'superqode-harness',
-  );
+  (
+    (await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body.skills as {
+      id: string;
+      description: string;
+    }[]
+  ).find((s) => s.id === 'superqode-harness');
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('A remote bind serves the harness only in the bwrap sandbox (issue #12)', () => {
   it('refuses to start with a local-sandbox spec, naming --allow-unsandboxed-harness', async () => {
-    await expect(startTestServer({ ...REMOTE, SUPERQODE_A2A_HARNESS_SPEC: specWith('local') })).rejects.toThrow(
+    await expect(
+      startTestServer({ ...REMOTE, SUPERQODE_A2A_HARNESS_SPEC: specWith('local') }),
+    ).rejects.toThrow(
       /Refusing to serve the harness on a remote bind \(or --allow-remote\) with the "local" sandbox.*--allow-unsandboxed-harness/,
     );
   });
 
   it('applies to a loopback bind with --allow-remote too (behind a proxy)', async () => {
-    const behindProxy = { SUPERQODE_A2A_ALLOW_REMOTE: true, SUPERQODE_A2A_HARNESS_ENABLED: true, SUPERQODE_A2A_HARNESS_SPEC: specWith('local') };
+    const behindProxy = {
+      SUPERQODE_A2A_ALLOW_REMOTE: true,
+      SUPERQODE_A2A_HARNESS_ENABLED: true,
+      SUPERQODE_A2A_HARNESS_SPEC: specWith('local'),
+    };
     await expect(startTestServer(behindProxy)).rejects.toThrow(/--allow-unsandboxed-harness/);
   });
 
@@ -53,9 +65,13 @@ describe('A remote bind serves the harness only in the bwrap sandbox (issue #12)
       });
       try {
         const warnings = warn.mock.calls.map((args) => String(args[0]));
-        expect(warnings.filter((w) => /--allow-unsandboxed-harness: .*NO isolation/.test(w))).toHaveLength(1);
+        expect(
+          warnings.filter((w) => /--allow-unsandboxed-harness: .*NO isolation/.test(w)),
+        ).toHaveLength(1);
         expect((await get(`${server.url}/health`)).body.harnessSandbox).toBe('local');
-        expect((await harnessSkill(server.url))?.description).toMatch(/Sandbox: local \(NO isolation/);
+        expect((await harnessSkill(server.url))?.description).toMatch(
+          /Sandbox: local \(NO isolation/,
+        );
       } finally {
         await server.close();
       }
@@ -75,13 +91,19 @@ describe('A remote bind serves the harness only in the bwrap sandbox (issue #12)
 });
 
 describeWithBwrap('A remote bind with a bwrap sandbox (issue #12)', () => {
-  it.each(['bwrap', 'auto'])('serves the harness with sandbox %s, no flag needed', async (sandbox) => {
-    const server = await startTestServer({ ...REMOTE, SUPERQODE_A2A_HARNESS_SPEC: specWith(sandbox) });
-    try {
-      expect((await get(`${server.url}/health`)).body.harnessSandbox).toBe('bwrap');
-      expect((await harnessSkill(server.url))?.description).toMatch(/Sandbox: bwrap/);
-    } finally {
-      await server.close();
-    }
-  });
+  it.each(['bwrap', 'auto'])(
+    'serves the harness with sandbox %s, no flag needed',
+    async (sandbox) => {
+      const server = await startTestServer({
+        ...REMOTE,
+        SUPERQODE_A2A_HARNESS_SPEC: specWith(sandbox),
+      });
+      try {
+        expect((await get(`${server.url}/health`)).body.harnessSandbox).toBe('bwrap');
+        expect((await harnessSkill(server.url))?.description).toMatch(/Sandbox: bwrap/);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

@@ -3,14 +3,7 @@ import { generateText, tool } from 'ai';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { join } from 'node:path';
-import {
-  all,
-  collect,
-  first,
-  harnessSuite,
-  specFrom,
-  typesOf,
-} from '../fakes/harness-fixtures';
+import { all, collect, first, harnessSuite, specFrom, typesOf } from '../fakes/harness-fixtures';
 
 const CODING_SPEC = `
 name: e2e-coding
@@ -24,7 +17,10 @@ limits:
 `;
 
 describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
-  const suite = harnessSuite({ 'greeting.txt': 'hello world\n', 'AGENTS.md': 'Always be brief.\n' });
+  const suite = harnessSuite({
+    'greeting.txt': 'hello world\n',
+    'AGENTS.md': 'Always be brief.\n',
+  });
 
   async function session() {
     return suite.harness.controller.createSession({
@@ -130,7 +126,9 @@ describe('harness run (Core adapter, fake OpenAI-compatible model)', () => {
       text: 'Calling.',
       toolCalls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }],
     });
-    const model = createOpenAICompatible({ name: 'fake', baseURL: suite.fake.baseUrl }).chatModel('m');
+    const model = createOpenAICompatible({ name: 'fake', baseURL: suite.fake.baseUrl }).chatModel(
+      'm',
+    );
     const result = await generateText({
       model,
       prompt: 'say hi',

@@ -41,10 +41,20 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
 
   /** Runs one bash tool call in a harness task; resolves to the tool output the model got. */
   async function bash(command: string, timeoutSeconds = 20): Promise<string> {
-    fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command, timeout_seconds: timeoutSeconds } }] }, { text: 'done' });
-    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage('run it') }), V1);
+    fake.enqueue(
+      { toolCalls: [{ name: 'bash', arguments: { command, timeout_seconds: timeoutSeconds } }] },
+      { text: 'done' },
+    );
+    const r = await post(
+      server.url,
+      aJsonRpcRequest('SendMessage', { message: aMessage('run it') }),
+      V1,
+    );
     expect(r.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
-    const tool = fake.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').at(-1);
+    const tool = fake.requests
+      .at(-1)
+      ?.body.messages.filter((m) => m.role === 'tool')
+      .at(-1);
     return String(tool?.content);
   }
 
@@ -78,7 +88,8 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
 
   it('/health and the card name the sandbox in force', async () => {
     expect((await get(`${server.url}/health`)).body.harnessSandbox).toBe('bwrap');
-    const card = (await get(`${server.url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' })).body;
+    const card = (await get(`${server.url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' }))
+      .body;
     const skill = card.skills.find((s: { id: string }) => s.id === 'superqode-harness');
     expect(skill.description).toMatch(/Sandbox: bwrap/);
   });
@@ -121,7 +132,9 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     const { port } = listener.address() as { port: number };
     try {
-      const out = await bash(`(echo hi > /dev/tcp/127.0.0.1/${port}) 2>&1 && echo CONNECTED || echo REFUSED`);
+      const out = await bash(
+        `(echo hi > /dev/tcp/127.0.0.1/${port}) 2>&1 && echo CONNECTED || echo REFUSED`,
+      );
       expect(out).toMatch(/REFUSED/);
       expect(out).not.toMatch(/CONNECTED/);
       expect(connections).toBe(0);
@@ -142,7 +155,9 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
   });
 
   it('sets the spec rlimits and stops a fork bomb at the process limit', async () => {
-    expect(await bash('ulimit -u; ulimit -f; ulimit -t; ulimit -v')).toMatch(/^48\n1024\n30\n2097152\n/);
+    expect(await bash('ulimit -u; ulimit -f; ulimit -t; ulimit -v')).toMatch(
+      /^48\n1024\n30\n2097152\n/,
+    );
     const big = await bash('head -c 2000000 /dev/zero > big.bin; echo "size $(wc -c < big.bin)"');
     expect(big).toMatch(/^size 1048576$/m);
     const out = await bash(':(){ :|:& };:; sleep 2; echo BOMB_DONE', 3);
@@ -170,7 +185,9 @@ describeWithBwrap('Harness tools under the bwrap sandbox (issue #12)', () => {
       'echo "LS:[$(ls -A .superqode)]"; for f in .superqode/a2a/tasks.sqlite3 ledger.sqlite3; do head -c 15 "$f"; echo " [$f]"; done',
     );
     expect(existsSync(join(checkout.dir, '.superqode/a2a/tasks.sqlite3'))).toBe(true);
-    expect(readFileSync(join(checkout.dir, 'ledger.sqlite3')).subarray(0, 15).toString()).toBe('SQLite format 3');
+    expect(readFileSync(join(checkout.dir, 'ledger.sqlite3')).subarray(0, 15).toString()).toBe(
+      'SQLite format 3',
+    );
     expect(out).not.toContain('SQLite format 3');
     expect(out).toMatch(/^LS:\[\]$/m);
   });

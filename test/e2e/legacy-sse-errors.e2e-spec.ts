@@ -10,8 +10,16 @@ const LEGACY = { 'content-type': 'application/json' };
 
 /** POSTs a 0.3 request and returns status, content type and the raw body. */
 async function legacyRaw(url: string, method: string, params: unknown, id: string | number = 7) {
-  const res = await fetch(url, { method: 'POST', headers: LEGACY, body: JSON.stringify(aJsonRpcRequest(method, params, id)) });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: LEGACY,
+    body: JSON.stringify(aJsonRpcRequest(method, params, id)),
+  });
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    body: await res.text(),
+  };
 }
 
 /** The single `data:` frame of an SSE body, parsed; fails on any `event:` line. */
@@ -36,16 +44,31 @@ describe('0.3 streaming errors: HTTP 200 SSE with a plain data: frame', () => {
   afterAll(() => server.close());
 
   it('message/stream with no parts: -32602 in a data: frame', async () => {
-    const r = await legacyRaw(server.url, 'message/stream', { message: { ...aLegacyMessage('x'), parts: [] } }, 'a');
+    const r = await legacyRaw(
+      server.url,
+      'message/stream',
+      { message: { ...aLegacyMessage('x'), parts: [] } },
+      'a',
+    );
     expect(r.status).toBe(200);
     expect(r.type).toContain('text/event-stream');
-    expect(onlyDataFrame(r.body)).toMatchObject({ jsonrpc: '2.0', id: 'a', error: { code: -32602 } });
+    expect(onlyDataFrame(r.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'a',
+      error: { code: -32602 },
+    });
   });
 
   it('message/stream on a finished task: the SDK error code in a data: frame', async () => {
-    const done = await post(server.url, aJsonRpcRequest('message/send', { message: aLegacyMessage('which harness works in zed?') }), LEGACY);
+    const done = await post(
+      server.url,
+      aJsonRpcRequest('message/send', { message: aLegacyMessage('which harness works in zed?') }),
+      LEGACY,
+    );
     const taskId = done.body.result.id;
-    const r = await legacyRaw(server.url, 'message/stream', { message: aLegacyMessage('again', { taskId }) });
+    const r = await legacyRaw(server.url, 'message/stream', {
+      message: aLegacyMessage('again', { taskId }),
+    });
     expect(r.type).toContain('text/event-stream');
     expect(onlyDataFrame(r.body).error.code).toBe(-32004);
   });
@@ -63,14 +86,35 @@ describe('0.3 streaming errors: HTTP 200 SSE with a plain data: frame', () => {
   });
 
   it('the SDK 0.3 client gets the error with its code, not an empty stream', async () => {
-    const card: AgentCard = await (await new ClientFactory().createFromUrl(server.url)).getAgentCard();
-    const only = { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === '0.3') };
+    const card: AgentCard = await (
+      await new ClientFactory().createFromUrl(server.url)
+    ).getAgentCard();
+    const only = {
+      ...card,
+      supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === '0.3'),
+    };
     const client: Client = await new ClientFactory({
       transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
     }).createFromAgentCard(only);
     const request: SendMessageRequest = {
       tenant: '',
-      message: { messageId: randomUUID(), contextId: '', taskId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'x' }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+      message: {
+        messageId: randomUUID(),
+        contextId: '',
+        taskId: randomUUID(),
+        role: Role.ROLE_USER,
+        parts: [
+          {
+            content: { $case: 'text', value: 'x' },
+            metadata: undefined,
+            filename: '',
+            mediaType: '',
+          },
+        ],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
       configuration: undefined,
       metadata: undefined,
     };
@@ -81,7 +125,11 @@ describe('0.3 streaming errors: HTTP 200 SSE with a plain data: frame', () => {
   });
 
   it('A2A 1.0 SendStreamingMessage keeps a plain JSON error response', async () => {
-    const r = await post(server.url, aJsonRpcRequest('SendStreamingMessage', { message: { ...aMessage('x'), parts: [] } }), V1);
+    const r = await post(
+      server.url,
+      aJsonRpcRequest('SendStreamingMessage', { message: { ...aMessage('x'), parts: [] } }),
+      V1,
+    );
     expect(r.headers.get('content-type')).toContain('application/json');
     expect(r.body.error.code).toBe(-32602);
   });

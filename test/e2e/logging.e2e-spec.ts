@@ -12,10 +12,18 @@ describe('Structured request logs never carry credentials', () => {
         done();
       },
     });
-    const server = await startTestServer({ SUPERQODE_A2A_LOG_LEVEL: 'debug', SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN }, { logStream: sink });
+    const server = await startTestServer(
+      { SUPERQODE_A2A_LOG_LEVEL: 'debug', SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN },
+      { logStream: sink },
+    );
     try {
-      await post(server.url, aJsonRpcRequest('GetTask', { id: 'x' }), { ...V1, Authorization: `Bearer ${OPERATOR_TOKEN}` });
-      await fetch(`${server.url}/tasks?access_token=${OPERATOR_TOKEN}`, { headers: { 'A2A-Version': '1.0' } });
+      await post(server.url, aJsonRpcRequest('GetTask', { id: 'x' }), {
+        ...V1,
+        Authorization: `Bearer ${OPERATOR_TOKEN}`,
+      });
+      await fetch(`${server.url}/tasks?access_token=${OPERATOR_TOKEN}`, {
+        headers: { 'A2A-Version': '1.0' },
+      });
     } finally {
       await server.close();
     }

@@ -21,12 +21,23 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: { PATH: process.env.PATH ?? '', SUPERQODE_A2A_PORT: String(port), SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SUPERQODE_A2A_PORT: String(port),
+      SUPERQODE_A2A_LOG_LEVEL: 'error',
+      ...env,
+    },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { proc, url };
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { proc, url };
     await new Promise((r) => setTimeout(r, 100));
   }
   proc.kill('SIGKILL');
@@ -45,78 +56,98 @@ async function settled(server: Server, id: string, deadlineMs = 30_000): Promise
   for (;;) {
     const got = await post(server.url, aJsonRpcRequest('GetTask', { id }), V1);
     const state = got.body.result?.status?.state as string | undefined;
-    if ((state && !['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(state)) || Date.now() > until)
+    if (
+      (state && !['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(state)) ||
+      Date.now() > until
+    )
       return got.body.result;
     await new Promise((r) => setTimeout(r, 150));
   }
 }
 
-(pg ? describe : describe.skip)('failover on PostgreSQL: two instances, one SIGKILLed (issue #15)', () => {
-  let fake: FakeOpenAiServer;
-  let checkout: TempCheckout;
-  let database: TestDatabase;
-  let env: Record<string, string>;
-  const servers: Server[] = [];
+(pg ? describe : describe.skip)(
+  'failover on PostgreSQL: two instances, one SIGKILLed (issue #15)',
+  () => {
+    let fake: FakeOpenAiServer;
+    let checkout: TempCheckout;
+    let database: TestDatabase;
+    let env: Record<string, string>;
+    const servers: Server[] = [];
 
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    checkout = tempCheckout({ 'README.md': '# demo\n' });
-    database = await createTestDatabase();
-    env = {
-      SUPERQODE_A2A_DATABASE_URL: database.url,
-      // Both instances migrate at once: the advisory lock lets one apply, the other find it current.
-      SUPERQODE_A2A_MIGRATE: 'true',
-      SUPERQODE_A2A_HARNESS_PROVIDER: 'openai-compatible',
-      SUPERQODE_A2A_HARNESS_MODEL: 'fake-model',
-      SUPERQODE_A2A_HARNESS_BASE_URL: fake.baseUrl,
-      SUPERQODE_A2A_WORKING_DIR: checkout.dir,
-      SUPERQODE_A2A_LEASE_MS: '1500',
-      SUPERQODE_A2A_HEARTBEAT_MS: '250',
-    };
-  });
-  afterAll(async () => {
-    for (const s of servers.splice(0)) await stop(s);
-    await fake.close();
-    checkout.remove();
-    await database.drop();
-  });
+    beforeAll(async () => {
+      fake = await FakeOpenAiServer.start();
+      checkout = tempCheckout({ 'README.md': '# demo\n' });
+      database = await createTestDatabase();
+      env = {
+        SUPERQODE_A2A_DATABASE_URL: database.url,
+        // Both instances migrate at once: the advisory lock lets one apply, the other find it current.
+        SUPERQODE_A2A_MIGRATE: 'true',
+        SUPERQODE_A2A_HARNESS_PROVIDER: 'openai-compatible',
+        SUPERQODE_A2A_HARNESS_MODEL: 'fake-model',
+        SUPERQODE_A2A_HARNESS_BASE_URL: fake.baseUrl,
+        SUPERQODE_A2A_WORKING_DIR: checkout.dir,
+        SUPERQODE_A2A_LEASE_MS: '1500',
+        SUPERQODE_A2A_HEARTBEAT_MS: '250',
+      };
+    });
+    afterAll(async () => {
+      for (const s of servers.splice(0)) await stop(s);
+      await fake.close();
+      checkout.remove();
+      await database.drop();
+    });
 
-  it("the other instance ends the killed one's WORKING task FAILED, naming the owner, and fails its ledger run", async () => {
-    const [first, second] = await Promise.all([startServer(env), startServer(env)]);
-    servers.push(first, second);
-    fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } }] });
-    const before = fake.requests.length;
-    const sent = await post(
-      first.url,
-      aJsonRpcRequest('SendMessage', { message: aMessage('run the very slow thing'), configuration: { returnImmediately: true } }),
-      V1,
-    );
-    const id = sent.body.result.task.id as string;
-    for (let i = 0; i < 200 && fake.requests.length <= before; i++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await post(second.url, aJsonRpcRequest('GetTask', { id }), V1)).body.result.status.state).toBe('TASK_STATE_WORKING');
-    const firstPid = first.proc.pid;
-    await stop(first);
+    it("the other instance ends the killed one's WORKING task FAILED, naming the owner, and fails its ledger run", async () => {
+      const [first, second] = await Promise.all([startServer(env), startServer(env)]);
+      servers.push(first, second);
+      fake.enqueue({
+        toolCalls: [
+          { name: 'bash', arguments: { command: 'sleep 30 && echo late', timeout_seconds: 60 } },
+        ],
+      });
+      const before = fake.requests.length;
+      const sent = await post(
+        first.url,
+        aJsonRpcRequest('SendMessage', {
+          message: aMessage('run the very slow thing'),
+          configuration: { returnImmediately: true },
+        }),
+        V1,
+      );
+      const id = sent.body.result.task.id as string;
+      for (let i = 0; i < 200 && fake.requests.length <= before; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(
+        (await post(second.url, aJsonRpcRequest('GetTask', { id }), V1)).body.result.status.state,
+      ).toBe('TASK_STATE_WORKING');
+      const firstPid = first.proc.pid;
+      await stop(first);
 
-    const failed = await settled(second, id);
-    expect(failed.status.state).toBe('TASK_STATE_FAILED');
-    expect(failed.status.message.parts[0].text).toContain(`:${firstPid}:`);
-    const runId = failed.metadata.superqodeRunId as string;
-    expect(failed.status.message.parts[0].text).toContain(`run ${runId}`);
-    const ds = await new DataSource({ type: 'postgres', url: database.url, poolSize: 1 }).initialize();
-    try {
-      let run: { status: string; error: string }[] = [];
-      for (let i = 0; i < 100; i++) {
-        run = await ds.query('SELECT "status", "error" FROM "runs" WHERE "id" = $1', [runId]);
-        if (run[0]?.status !== 'running') break;
-        await new Promise((r) => setTimeout(r, 100));
+      const failed = await settled(second, id);
+      expect(failed.status.state).toBe('TASK_STATE_FAILED');
+      expect(failed.status.message.parts[0].text).toContain(`:${firstPid}:`);
+      const runId = failed.metadata.superqodeRunId as string;
+      expect(failed.status.message.parts[0].text).toContain(`run ${runId}`);
+      const ds = await new DataSource({
+        type: 'postgres',
+        url: database.url,
+        poolSize: 1,
+      }).initialize();
+      try {
+        let run: { status: string; error: string }[] = [];
+        for (let i = 0; i < 100; i++) {
+          run = await ds.query('SELECT "status", "error" FROM "runs" WHERE "id" = $1', [runId]);
+          if (run[0]?.status !== 'running') break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(run[0].status).toBe('failed');
+        expect(run[0].error).toContain(`:${firstPid}:`);
+        const migrations = await ds.query('SELECT "name" FROM "a2a_tasks_migrations"');
+        expect(migrations).toEqual([{ name: 'CreateA2aTasksPostgres1765000000001' }]);
+      } finally {
+        await ds.destroy();
       }
-      expect(run[0].status).toBe('failed');
-      expect(run[0].error).toContain(`:${firstPid}:`);
-      const migrations = await ds.query('SELECT "name" FROM "a2a_tasks_migrations"');
-      expect(migrations).toEqual([{ name: 'CreateA2aTasksPostgres1765000000001' }]);
-    } finally {
-      await ds.destroy();
-    }
-  }, 90_000);
-});
+    }, 90_000);
+  },
+);

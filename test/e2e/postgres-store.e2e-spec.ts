@@ -19,7 +19,11 @@ const run = promisify(execFile);
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 const pg = storeBackends().includes('postgres');
 
-function request(text: string, returnImmediately = false, msg: Partial<Message> = {}): SendMessageRequest {
+function request(
+  text: string,
+  returnImmediately = false,
+  msg: Partial<Message> = {},
+): SendMessageRequest {
   return {
     tenant: '',
     message: {
@@ -27,7 +31,14 @@ function request(text: string, returnImmediately = false, msg: Partial<Message> 
       contextId: '',
       taskId: '',
       role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      parts: [
+        {
+          content: { $case: 'text', value: text },
+          metadata: undefined,
+          filename: '',
+          mediaType: 'text/plain',
+        },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],
@@ -40,8 +51,14 @@ function request(text: string, returnImmediately = false, msg: Partial<Message> 
   };
 }
 const listReq = (contextId: string) => ({
-  tenant: '', contextId, status: 0, pageSize: 2, pageToken: '', historyLength: undefined,
-  statusTimestampAfter: undefined, includeArtifacts: false,
+  tenant: '',
+  contextId,
+  status: 0,
+  pageSize: 2,
+  pageToken: '',
+  historyLength: undefined,
+  statusTimestampAfter: undefined,
+  includeArtifacts: false,
 });
 async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];
@@ -60,32 +77,53 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
   });
 
   it('refuses to start on a schema that was never migrated, naming `superqode db migrate`, never the password', async () => {
-    const error = await startTestServer({ SUPERQODE_A2A_DATABASE_URL: database.url }).catch((e: Error) => e);
+    const error = await startTestServer({ SUPERQODE_A2A_DATABASE_URL: database.url }).catch(
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/not current \(pending: CreateA2aTasksPostgres1765000000001\).*superqode db migrate/);
+    expect((error as Error).message).toMatch(
+      /not current \(pending: CreateA2aTasksPostgres1765000000001\).*superqode db migrate/,
+    );
     expect((error as Error).message).not.toContain(password());
   });
 
   it('`superqode db migrate` applies both schemas once, then reports them current; output never shows the password', async () => {
-    const first = await run(process.execPath, [CLI, 'db', 'migrate', '--database-url', database.url]);
+    const first = await run(process.execPath, [
+      CLI,
+      'db',
+      'migrate',
+      '--database-url',
+      database.url,
+    ]);
     expect(first.stdout).toContain('tasks: applied CreateA2aTasksPostgres1765000000001');
-    expect(first.stdout).toContain('harness ledger: applied CreateHarnessLedgerPostgres1765000000001');
+    expect(first.stdout).toContain(
+      'harness ledger: applied CreateHarnessLedgerPostgres1765000000001',
+    );
     const again = await run(process.execPath, [CLI, 'db', 'migrate'], {
       env: { ...process.env, SUPERQODE_A2A_DATABASE_URL: database.url },
     });
     expect(again.stdout).not.toContain('applied');
-    expect(again.stdout).toMatch(/tasks: schema current \(postgres:\/\/superqode@127\.0\.0\.1:\d+\/sq_test_/);
-    for (const out of [first.stdout, first.stderr, again.stdout, again.stderr]) expect(out).not.toContain(password());
+    expect(again.stdout).toMatch(
+      /tasks: schema current \(postgres:\/\/superqode@127\.0\.0\.1:\d+\/sq_test_/,
+    );
+    for (const out of [first.stdout, first.stderr, again.stdout, again.stderr])
+      expect(out).not.toContain(password());
   }, 60_000);
 
   it('a bad password fails `db migrate` with exit 1 and a message without the URL nor the password', async () => {
     const wrong = new URL(database.url);
     wrong.password = 'not-the-password-42';
-    const failed = await run(process.execPath, [CLI, 'db', 'migrate', '--database-url', wrong.toString()]).catch(
-      (e: { code: number; stderr: string; stdout: string }) => e,
-    );
+    const failed = await run(process.execPath, [
+      CLI,
+      'db',
+      'migrate',
+      '--database-url',
+      wrong.toString(),
+    ]).catch((e: { code: number; stderr: string; stdout: string }) => e);
     expect((failed as { code: number }).code).toBe(1);
-    expect((failed as { stderr: string }).stderr).toMatch(/error: tasks \(postgres:\/\/superqode@127\.0\.0\.1:\d+\/sq_test_\w+\): /);
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /error: tasks \(postgres:\/\/superqode@127\.0\.0\.1:\d+\/sq_test_\w+\): /,
+    );
     expect((failed as { stderr: string }).stderr).not.toContain('not-the-password-42');
   }, 60_000);
 
@@ -108,15 +146,29 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
 
     it('sends, gets and lists tasks stored in PostgreSQL (no SQLite file is created)', async () => {
       const contextId = randomUUID();
-      const sent = (await client.sendMessage(request('which harness is open source?', false, { contextId }))) as Task;
+      const sent = (await client.sendMessage(
+        request('which harness is open source?', false, { contextId }),
+      )) as Task;
       expect(sent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect((await client.getTask({ id: sent.id, tenant: '', historyLength: undefined })).id).toBe(sent.id);
+      expect((await client.getTask({ id: sent.id, tenant: '', historyLength: undefined })).id).toBe(
+        sent.id,
+      );
       await client.sendMessage(request('and with a sandbox?', false, { contextId }));
       await client.sendMessage(request('and MIT licensed?', false, { contextId }));
       const page1 = await client.listTasks(listReq(contextId));
-      const page2 = await client.listTasks({ ...listReq(contextId), pageToken: page1.nextPageToken });
-      expect([page1.tasks.length, page1.totalSize, page2.tasks.length, page2.nextPageToken]).toEqual([2, 3, 1, '']);
-      const rows = await withDb(database.url, (ds) => ds.query('SELECT "id" FROM "a2a_tasks" WHERE "context_id" = $1', [contextId]));
+      const page2 = await client.listTasks({
+        ...listReq(contextId),
+        pageToken: page1.nextPageToken,
+      });
+      expect([
+        page1.tasks.length,
+        page1.totalSize,
+        page2.tasks.length,
+        page2.nextPageToken,
+      ]).toEqual([2, 3, 1, '']);
+      const rows = await withDb(database.url, (ds) =>
+        ds.query('SELECT "id" FROM "a2a_tasks" WHERE "context_id" = $1', [contextId]),
+      );
       expect(rows).toHaveLength(3);
       expect(existsSync(join(a.dir, 'tasks.sqlite3'))).toBe(false);
     });
@@ -129,17 +181,21 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
       const task = (await client.sendMessage(request('slow 50', true))) as Task;
       const canceled = await client.cancelTask({ id: task.id, tenant: '', metadata: {} });
       expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-      expect((await client.getTask({ id: task.id, tenant: '', historyLength: undefined })).status?.state).toBe(
-        TaskState.TASK_STATE_CANCELED,
-      );
+      expect(
+        (await client.getTask({ id: task.id, tenant: '', historyLength: undefined })).status?.state,
+      ).toBe(TaskState.TASK_STATE_CANCELED);
     });
 
     it('a second instance on the same database answers GetTask and ListTasks for tasks the first one ran', async () => {
       const contextId = randomUUID();
-      const sent = (await client.sendMessage(request('which harness for go?', false, { contextId }))) as Task;
+      const sent = (await client.sendMessage(
+        request('which harness for go?', false, { contextId }),
+      )) as Task;
       const fromB = await clientOfB.getTask({ id: sent.id, tenant: '', historyLength: undefined });
       expect([fromB.id, fromB.status?.state]).toEqual([sent.id, TaskState.TASK_STATE_COMPLETED]);
-      expect((await clientOfB.listTasks(listReq(contextId))).tasks.map((t) => t.id)).toEqual([sent.id]);
+      expect((await clientOfB.listTasks(listReq(contextId))).tasks.map((t) => t.id)).toEqual([
+        sent.id,
+      ]);
     });
 
     it('retention deletes finished tasks past the TTL in batches on PostgreSQL, never unfinished ones', async () => {
@@ -148,11 +204,18 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
       await withDb(database.url, (ds) =>
         ds.query(
           'INSERT INTO "a2a_tasks" VALUES ' +
-            [row('old-1', 'TASK_STATE_COMPLETED'), row('old-2', 'TASK_STATE_FAILED'), row('old-3', 'TASK_STATE_CANCELED'), row('old-4', 'TASK_STATE_INPUT_REQUIRED')].join(', '),
+            [
+              row('old-1', 'TASK_STATE_COMPLETED'),
+              row('old-2', 'TASK_STATE_FAILED'),
+              row('old-3', 'TASK_STATE_CANCELED'),
+              row('old-4', 'TASK_STATE_INPUT_REQUIRED'),
+            ].join(', '),
         ),
       );
       expect(await a.app.get(TaskRetention, { strict: false }).prune()).toBe(3);
-      const left = await withDb(database.url, (ds) => ds.query(`SELECT "id" FROM "a2a_tasks" WHERE "owner" = 'old-owner'`));
+      const left = await withDb(database.url, (ds) =>
+        ds.query(`SELECT "id" FROM "a2a_tasks" WHERE "owner" = 'old-owner'`),
+      );
       expect(left).toEqual([{ id: 'old-4' }]);
     });
 
@@ -165,17 +228,35 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
         });
         return [res.status, ((await res.json()) as { error?: { code: number } }).error?.code];
       };
-      const message = (extra: object) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'which harness is open source?' }], ...extra });
-      expect(await rpc(1, 'SendMessage', { message: message({ contextId: 'c\u0000x' }) })).toEqual([200, -32602]);
-      expect(await rpc(2, 'SendMessage', { tenant: 't\u0000', message: message({}) })).toEqual([200, -32602]);
+      const message = (extra: object) => ({
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text: 'which harness is open source?' }],
+        ...extra,
+      });
+      expect(await rpc(1, 'SendMessage', { message: message({ contextId: 'c\u0000x' }) })).toEqual([
+        200, -32602,
+      ]);
+      expect(await rpc(2, 'SendMessage', { tenant: 't\u0000', message: message({}) })).toEqual([
+        200, -32602,
+      ]);
       expect(await rpc(3, 'GetTask', { id: 'a\u0000b' })).toEqual([200, -32602]);
       expect(await rpc(4, 'ListTasks', { contextId: 'a\u0000b' })).toEqual([200, -32602]);
     });
 
     it('/health reports the PostgreSQL store reachable and writable', async () => {
-      const health = (await (await fetch(`${a.url}/health`)).json()) as { status: string; taskStore: unknown };
+      const health = (await (await fetch(`${a.url}/health`)).json()) as {
+        status: string;
+        taskStore: unknown;
+      };
       expect(health.status).toBe('ok');
-      expect(health.taskStore).toEqual({ durable: true, backend: 'postgres', reachable: true, writable: true, failedWrites: 0 });
+      expect(health.taskStore).toEqual({
+        durable: true,
+        backend: 'postgres',
+        reachable: true,
+        writable: true,
+        failedWrites: 0,
+      });
       expect(JSON.stringify(health)).not.toContain(password());
     });
   });

@@ -5,7 +5,8 @@ import { TestServer, startTestServer } from '../utils/test-app';
 const REST = { 'A2A-Version': '1.0' };
 const rpc = (url: string, headers: Record<string, string> = {}) =>
   post(url, aJsonRpcRequest('GetTask', { id: 'x' }), { ...V1, ...headers });
-const rest = (url: string, headers: Record<string, string> = {}) => get(`${url}/tasks?pageSize=1`, { ...REST, ...headers });
+const rest = (url: string, headers: Record<string, string> = {}) =>
+  get(`${url}/tasks?pageSize=1`, { ...REST, ...headers });
 
 describe('Rate limits: per caller per minute, global per day (issue #3)', () => {
   const secret = aKeySecret();
@@ -22,11 +23,15 @@ describe('Rate limits: per caller per minute, global per day (issue #3)', () => 
   afterEach(() => server.close());
 
   it('anonymous: the 4th request in a minute gets 429, Retry-After and the limit named, on both bindings', async () => {
-    for (let i = 0; i < 3; i++) expect((await (i % 2 ? rest : rpc)(server.url)).status).not.toBe(429);
+    for (let i = 0; i < 3; i++)
+      expect((await (i % 2 ? rest : rpc)(server.url)).status).not.toBe(429);
     const r1 = await rpc(server.url);
     expect(r1.status).toBe(429);
     expect(Number(r1.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(r1.body.error).toMatchObject({ code: -32029, message: expect.stringMatching(/Per-caller limit of 3 requests per minute/) });
+    expect(r1.body.error).toMatchObject({
+      code: -32029,
+      message: expect.stringMatching(/Per-caller limit of 3 requests per minute/),
+    });
     expect(r1.body.id).toBe(1); // the request id was readable: echoed (issue #11.8)
     const r2 = await rest(server.url);
     expect(r2.status).toBe(429);
@@ -42,7 +47,8 @@ describe('Rate limits: per caller per minute, global per day (issue #3)', () => 
   });
 
   it('the operator is exempt from the per-caller window but counts in the global ceiling', async () => {
-    for (let i = 0; i < 12; i++) expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
+    for (let i = 0; i < 12; i++)
+      expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
     const over = await rpc(server.url, bearer(OPERATOR_TOKEN));
     expect(over.status).toBe(429);
     expect(over.body.error.message).toMatch(/Global daily ceiling of 12/);
@@ -54,7 +60,8 @@ describe('Rate limits: per caller per minute, global per day (issue #3)', () => 
     for (let i = 0; i < 20; i++) expect((await rpc(server.url)).status).toBe(429);
     const health = await get(`${server.url}/health`);
     expect(health.body.rateLimits).toEqual({ trackedCallers: 1, globalCount: 3 });
-    for (let i = 0; i < 9; i++) expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
+    for (let i = 0; i < 9; i++)
+      expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
   });
 
   it('a forged X-Forwarded-For from a direct client does not buy a fresh window (no trusted proxy)', async () => {
@@ -74,7 +81,10 @@ describe('Rate limits: per caller per minute, global per day (issue #3)', () => 
 describe('Behind a trusted proxy', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 2, SUPERQODE_A2A_TRUSTED_PROXY_HOPS: 1 });
+    server = await startTestServer({
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 2,
+      SUPERQODE_A2A_TRUSTED_PROXY_HOPS: 1,
+    });
   });
   afterAll(() => server.close());
 
@@ -90,7 +100,10 @@ describe('Behind a trusted proxy', () => {
 describe('Ceilings set to 0 are off', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0, SUPERQODE_A2A_GLOBAL_PER_DAY: 0 });
+    server = await startTestServer({
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0,
+      SUPERQODE_A2A_GLOBAL_PER_DAY: 0,
+    });
   });
   afterAll(() => server.close());
 
@@ -115,11 +128,16 @@ describe('Failed authentication is throttled per address (issue #11.5)', () => {
 
   it('past the budget every credential from that address gets 429 before verification, on every binding', async () => {
     const from = { 'X-Forwarded-For': '203.0.113.50' };
-    for (let i = 0; i < 3; i++) expect((await rpc(server.url, { ...from, ...bearer(`wrong-guess-${i}`) })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await rpc(server.url, { ...from, ...bearer(`wrong-guess-${i}`) })).status).toBe(401);
     const r1 = await rpc(server.url, { ...from, ...bearer('wrong-guess-4') });
     expect(r1.status).toBe(429);
     expect(Number(r1.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(r1.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: expect.stringMatching(/failed authentications/) } });
+    expect(r1.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32029, message: expect.stringMatching(/failed authentications/) },
+    });
     const r2 = await rest(server.url, { ...from, ...bearer('wrong-guess-5') });
     expect(r2.status).toBe(429);
     expect(r2.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
@@ -133,8 +151,13 @@ describe('Failed authentication is throttled per address (issue #11.5)', () => {
     const from = { 'X-Forwarded-For': '203.0.113.60' };
     for (let i = 0; i < 4; i++) await rpc(server.url, { ...from, ...bearer(`wrong-${i}`) });
     expect((await rpc(server.url, from)).status).toBe(200);
-    expect((await rpc(server.url, { 'X-Forwarded-For': '203.0.113.61', ...bearer('wrong') })).status).toBe(401);
-    expect((await rpc(server.url, { 'X-Forwarded-For': '203.0.113.61', ...bearer(aKey(secret).key) })).status).toBe(200);
+    expect(
+      (await rpc(server.url, { 'X-Forwarded-For': '203.0.113.61', ...bearer('wrong') })).status,
+    ).toBe(401);
+    expect(
+      (await rpc(server.url, { 'X-Forwarded-For': '203.0.113.61', ...bearer(aKey(secret).key) }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -154,12 +177,17 @@ describe("Anonymous callers' share of the daily ceiling (issue #11.6)", () => {
   afterAll(() => server.close());
 
   it('anonymous callers together use at most their share; key holders and the operator are still served', async () => {
-    for (let i = 0; i < 3; i++) expect((await rpc(server.url, { 'X-Forwarded-For': `198.51.100.${i}` })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await rpc(server.url, { 'X-Forwarded-For': `198.51.100.${i}` })).status).toBe(200);
     const over = await rpc(server.url, { 'X-Forwarded-For': '198.51.100.99' });
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(over.body.error.message).toMatch(/Anonymous callers' share of the daily ceiling \(3 of 6 requests\)/);
-    expect((await rest(server.url, { 'X-Forwarded-For': '198.51.100.98' })).body.error.status).toBe('RESOURCE_EXHAUSTED');
+    expect(over.body.error.message).toMatch(
+      /Anonymous callers' share of the daily ceiling \(3 of 6 requests\)/,
+    );
+    expect((await rest(server.url, { 'X-Forwarded-For': '198.51.100.98' })).body.error.status).toBe(
+      'RESOURCE_EXHAUSTED',
+    );
     expect((await rpc(server.url, bearer(aKey(secret).key))).status).toBe(200);
     expect((await rpc(server.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
     // Every tier still counts toward the one ceiling: 3 anonymous + 2 above, one more fits.

@@ -6,7 +6,11 @@ import type { Client } from '@a2a-js/sdk/client';
 import { withSlowExecutor } from '../utils/executor-override';
 import { TestServer, startTestServer } from '../utils/test-app';
 
-function request(text: string, extra: Partial<SendMessageRequest> = {}, msg: Partial<Message> = {}): SendMessageRequest {
+function request(
+  text: string,
+  extra: Partial<SendMessageRequest> = {},
+  msg: Partial<Message> = {},
+): SendMessageRequest {
   return {
     tenant: '',
     message: {
@@ -14,7 +18,14 @@ function request(text: string, extra: Partial<SendMessageRequest> = {}, msg: Par
       contextId: '',
       taskId: '',
       role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      parts: [
+        {
+          content: { $case: 'text', value: text },
+          metadata: undefined,
+          filename: '',
+          mediaType: 'text/plain',
+        },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],
@@ -55,11 +66,9 @@ describe('SDK client against each advertised interface (A2A §3.1)', () => {
   afterAll(() => server.close());
 
   it('advertises JSONRPC 1.0, JSONRPC 0.3 and HTTP+JSON 1.0 in that order', () => {
-    expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
-      'JSONRPC 1.0',
-      'JSONRPC 0.3',
-      'HTTP+JSON 1.0',
-    ]);
+    expect(
+      card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`),
+    ).toEqual(['JSONRPC 1.0', 'JSONRPC 0.3', 'HTTP+JSON 1.0']);
   });
 
   describe.each(INTERFACES)('$name', ({ binding, version }) => {
@@ -82,7 +91,9 @@ describe('SDK client against each advertised interface (A2A §3.1)', () => {
     });
 
     it('a blocking send completes with the shortlist artifact and camelCase metadata', async () => {
-      const task = asTask(await client.sendMessage(request('which harness is open source and supports ollama?')));
+      const task = asTask(
+        await client.sendMessage(request('which harness is open source and supports ollama?')),
+      );
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       const parts = task.artifacts[0].parts.map((p) => p.content?.$case);
       expect(parts).toEqual(['text', 'data']);
@@ -105,9 +116,9 @@ describe('SDK client against each advertised interface (A2A §3.1)', () => {
     });
 
     it('GetTask of an unknown id fails with TaskNotFound', async () => {
-      await expect(client.getTask({ id: randomUUID(), tenant: '', historyLength: undefined })).rejects.toThrow(
-        /not found/i,
-      );
+      await expect(
+        client.getTask({ id: randomUUID(), tenant: '', historyLength: undefined }),
+      ).rejects.toThrow(/not found/i);
     });
 
     it('a streamed send yields the task, then events in order, ending COMPLETED', async () => {
@@ -116,15 +127,25 @@ describe('SDK client against each advertised interface (A2A §3.1)', () => {
       expect(kinds[0]).toBe('task');
       const ticks = events
         .filter((e) => e.payload?.$case === 'artifactUpdate')
-        .map((e) => (e.payload as { value: { artifact: { parts: { content: { value: string } }[] } } }).value.artifact.parts[0].content.value);
+        .map(
+          (e) =>
+            (e.payload as { value: { artifact: { parts: { content: { value: string } }[] } } })
+              .value.artifact.parts[0].content.value,
+        );
       expect(ticks).toEqual(['tick 1', 'tick 2', 'tick 3']);
       const last = events[events.length - 1].payload;
       expect(last?.$case).toBe('statusUpdate');
-      expect((last as { value: { status: { state: TaskState } } }).value.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect((last as { value: { status: { state: TaskState } } }).value.status.state).toBe(
+        TaskState.TASK_STATE_COMPLETED,
+      );
     });
 
     it('returnImmediately then cancel ends CANCELED', async () => {
-      const config = { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true };
+      const config = {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: true,
+      };
       const task = asTask(await client.sendMessage(request('slow 50', { configuration: config })));
       expect(task.status?.state).not.toBe(TaskState.TASK_STATE_COMPLETED);
       const canceled = await client.cancelTask({ id: task.id, tenant: '', metadata: {} });
@@ -135,23 +156,34 @@ describe('SDK client against each advertised interface (A2A §3.1)', () => {
 
     it('cancel of a completed task fails with TaskNotCancelable', async () => {
       const task = asTask(await client.sendMessage(request('which harness for go')));
-      await expect(client.cancelTask({ id: task.id, tenant: '', metadata: {} })).rejects.toThrow(/cancel/i);
+      await expect(client.cancelTask({ id: task.id, tenant: '', metadata: {} })).rejects.toThrow(
+        /cancel/i,
+      );
     });
 
     it('subscribe to a running task yields the current Task first, then live events to the end', async () => {
-      const config = { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true };
+      const config = {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: true,
+      };
       const task = asTask(await client.sendMessage(request('slow 5', { configuration: config })));
       const events = await collect(client.resubscribeTask({ id: task.id, tenant: '' }));
       expect(events[0].payload?.$case).toBe('task');
       expect((events[0].payload as { value: Task }).value.id).toBe(task.id);
-      const last = events[events.length - 1].payload as { $case: string; value: { status: { state: TaskState } } };
+      const last = events[events.length - 1].payload as {
+        $case: string;
+        value: { status: { state: TaskState } };
+      };
       expect(last.value.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     });
 
     it('a later send in the same contextId keeps the context', async () => {
       const first = asTask(await client.sendMessage(request('which harness for rust')));
       const second = asTask(
-        await client.sendMessage(request('and for typescript?', {}, { contextId: first.contextId })),
+        await client.sendMessage(
+          request('and for typescript?', {}, { contextId: first.contextId }),
+        ),
       );
       expect(second.contextId).toBe(first.contextId);
       expect(second.id).not.toBe(first.id);
@@ -160,12 +192,31 @@ describe('SDK client against each advertised interface (A2A §3.1)', () => {
     if (version === '1.0') {
       it('ListTasks filters by contextId and pages with nextPageToken', async () => {
         const contextId = randomUUID();
-        for (let i = 0; i < 3; i++) await client.sendMessage(request(`shortlist ${i}`, {}, { contextId }));
-        const page1 = await client.listTasks({ tenant: '', contextId, status: 0, pageSize: 2, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: false });
+        for (let i = 0; i < 3; i++)
+          await client.sendMessage(request(`shortlist ${i}`, {}, { contextId }));
+        const page1 = await client.listTasks({
+          tenant: '',
+          contextId,
+          status: 0,
+          pageSize: 2,
+          pageToken: '',
+          historyLength: undefined,
+          statusTimestampAfter: undefined,
+          includeArtifacts: false,
+        });
         expect(page1.tasks).toHaveLength(2);
         expect(page1.totalSize).toBe(3);
         expect(page1.nextPageToken).not.toBe('');
-        const page2 = await client.listTasks({ tenant: '', contextId, status: 0, pageSize: 2, pageToken: page1.nextPageToken, historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: false });
+        const page2 = await client.listTasks({
+          tenant: '',
+          contextId,
+          status: 0,
+          pageSize: 2,
+          pageToken: page1.nextPageToken,
+          historyLength: undefined,
+          statusTimestampAfter: undefined,
+          includeArtifacts: false,
+        });
         expect(page2.tasks).toHaveLength(1);
         expect(page2.nextPageToken).toBe('');
         const ids = [...page1.tasks, ...page2.tasks].map((t) => t.id);

@@ -16,7 +16,14 @@ function request(text: string): SendMessageRequest {
       contextId: '',
       taskId: '',
       role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      parts: [
+        {
+          content: { $case: 'text', value: text },
+          metadata: undefined,
+          filename: '',
+          mediaType: 'text/plain',
+        },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],
@@ -31,7 +38,13 @@ async function sseData(res: Response): Promise<any[]> {
   const text = await res.text();
   return text
     .split('\n\n')
-    .map((block) => block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join(''))
+    .map((block) =>
+      block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join(''),
+    )
     .filter(Boolean)
     .map((d) => JSON.parse(d));
 }
@@ -56,10 +69,15 @@ describe('A streamed shortlist reply: Task, artifact update, final status update
     beforeAll(async () => {
       const only = {
         ...card,
-        supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolBinding === binding && i.protocolVersion === version),
+        supportedInterfaces: card.supportedInterfaces.filter(
+          (i) => i.protocolBinding === binding && i.protocolVersion === version,
+        ),
       };
       const factory = new ClientFactory({
-        transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } }), new RestTransportFactory()],
+        transports: [
+          new JsonRpcTransportFactory({ legacyCompat: { enabled: true } }),
+          new RestTransportFactory(),
+        ],
       });
       client = await factory.createFromAgentCard(only);
     });
@@ -67,7 +85,11 @@ describe('A streamed shortlist reply: Task, artifact update, final status update
     it('sendMessageStream yields task (WORKING), artifactUpdate (the shortlist), statusUpdate COMPLETED', async () => {
       const events: StreamResponse[] = [];
       for await (const e of client.sendMessageStream(request(QUESTION))) events.push(e);
-      expect(events.map((e) => e.payload?.$case)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+      expect(events.map((e) => e.payload?.$case)).toEqual([
+        'task',
+        'artifactUpdate',
+        'statusUpdate',
+      ]);
       const [task, art, status] = events.map((e) => e.payload!.value as any);
       expect(task.status.state).toBe(TaskState.TASK_STATE_WORKING);
       expect(art.taskId).toBe(task.id);
@@ -91,7 +113,11 @@ describe('A streamed shortlist reply: Task, artifact update, final status update
 
   it('0.3 message/stream on the wire: task, artifact-update, status-update with final: true', async () => {
     const body = aJsonRpcRequest('message/stream', { message: aLegacyMessage(QUESTION) });
-    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const frames = await sseData(res);
     expect(frames.map((f) => f.result.kind)).toEqual(['task', 'artifact-update', 'status-update']);
     expect(frames[0].result.status.state).toBe('working');
@@ -99,14 +125,28 @@ describe('A streamed shortlist reply: Task, artifact update, final status update
   });
 
   it('1.0 SendStreamingMessage on the wire ends with the COMPLETED statusUpdate', async () => {
-    const res = await fetch(server.url, { method: 'POST', headers: V1, body: JSON.stringify(aJsonRpcRequest('SendStreamingMessage', { message: aMessage(QUESTION) })) });
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify(
+        aJsonRpcRequest('SendStreamingMessage', { message: aMessage(QUESTION) }),
+      ),
+    });
     const frames = await sseData(res);
-    expect(frames.map((f) => Object.keys(f.result)[0])).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+    expect(frames.map((f) => Object.keys(f.result)[0])).toEqual([
+      'task',
+      'artifactUpdate',
+      'statusUpdate',
+    ]);
     expect(frames[2].result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('a blocking 1.0 SendMessage answers the completed task (unchanged)', async () => {
-    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(QUESTION) }), V1);
+    const r = await post(
+      server.url,
+      aJsonRpcRequest('SendMessage', { message: aMessage(QUESTION) }),
+      V1,
+    );
     expect(r.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 });

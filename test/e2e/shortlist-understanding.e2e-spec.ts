@@ -10,7 +10,10 @@ describe('Model-read shortlist requests (issue #5)', () => {
   let fake: FakeOpenAiServer;
   let server: TestServer;
   const shortlist = async (headers: Record<string, string>) => {
-    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(ASK) }), { ...V1, ...headers });
+    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage(ASK) }), {
+      ...V1,
+      ...headers,
+    });
     const task = r.body.result.task;
     return { meta: task.status.message.metadata, data: task.artifacts[0].parts[1].data };
   };
@@ -31,12 +34,18 @@ describe('Model-read shortlist requests (issue #5)', () => {
     await fake.close();
   });
 
-  it('a keyed caller\'s request is read by the model: constraints merged, unknown ones dropped, superqodeUnderstood true', async () => {
-    fake.enqueue({ text: '```json\n{"openSource": true, "localModels": true, "languages": ["rust", "cobol"], "budget": 3}\n```' });
+  it("a keyed caller's request is read by the model: constraints merged, unknown ones dropped, superqodeUnderstood true", async () => {
+    fake.enqueue({
+      text: '```json\n{"openSource": true, "localModels": true, "languages": ["rust", "cobol"], "budget": 3}\n```',
+    });
     const before = fake.requests.length;
     const { meta, data } = await shortlist(bearer(aKey(secret).key));
     expect(meta.superqodeUnderstood).toBe(true);
-    expect(data.constraints).toMatchObject({ openSource: true, localModels: true, languages: ['rust'] });
+    expect(data.constraints).toMatchObject({
+      openSource: true,
+      localModels: true,
+      languages: ['rust'],
+    });
     const sent = fake.requests[before].body;
     expect(sent.temperature).toBe(0);
     const user = sent.messages.find((m) => m.role === 'user')!;

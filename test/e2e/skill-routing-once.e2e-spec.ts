@@ -14,7 +14,13 @@ describe('Skill routing runs once per SendMessage', () => {
   beforeEach(() => resolve.mockClear());
 
   it('JSON-RPC SendMessage: one routing decision, and the task completes', async () => {
-    const r = await post(server.url, aJsonRpcRequest('SendMessage', { message: aMessage('Which open source harness has approvals?') }), V1);
+    const r = await post(
+      server.url,
+      aJsonRpcRequest('SendMessage', {
+        message: aMessage('Which open source harness has approvals?'),
+      }),
+      V1,
+    );
     expect(r.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(resolve).toHaveBeenCalledTimes(1);
   });

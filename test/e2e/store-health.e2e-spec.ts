@@ -76,7 +76,9 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
     for (let i = 0; i < 5; i++) {
       const sent = await post(
         server.url,
-        aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}${padding}`, { contextId: CTX }) }),
+        aJsonRpcRequest('SendMessage', {
+          message: aMessage(`${SHORTLIST} ${i}${padding}`, { contextId: CTX }),
+        }),
         V1,
       );
       expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -106,11 +108,17 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
     for (let i = 0; i < 3; i++) {
       await post(
         server.url,
-        aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}`, { contextId: CTX }) }),
+        aJsonRpcRequest('SendMessage', {
+          message: aMessage(`${SHORTLIST} ${i}`, { contextId: CTX }),
+        }),
         V1,
       );
     }
-    const page = await post(server.url, aJsonRpcRequest('ListTasks', { contextId: CTX, pageSize: 100 }), V1);
+    const page = await post(
+      server.url,
+      aJsonRpcRequest('ListTasks', { contextId: CTX, pageSize: 100 }),
+      V1,
+    );
     expect(page.body.result.tasks).toHaveLength(2);
     expect(page.body.result.pageSize).toBe(2);
     expect(page.body.result.nextPageToken).not.toBe('');
@@ -124,7 +132,9 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
       for (let i = 0; i < 6; i++) {
         const sent = await post(
           server.url,
-          aJsonRpcRequest('SendMessage', { message: aMessage(`${SHORTLIST} ${i}`, { contextId: CTX }) }),
+          aJsonRpcRequest('SendMessage', {
+            message: aMessage(`${SHORTLIST} ${i}`, { contextId: CTX }),
+          }),
           V1,
         );
         ids.push(sent.body.result.task.id as string);

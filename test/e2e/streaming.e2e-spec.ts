@@ -18,7 +18,11 @@ async function frames(res: Response, max = Infinity): Promise<unknown[]> {
     while ((i = buf.indexOf('\n\n')) >= 0 && out.length < max) {
       const block = buf.slice(0, i);
       buf = buf.slice(i + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n');
       if (data) out.push(JSON.parse(data));
     }
   }
@@ -45,7 +49,13 @@ describe('Streaming over SSE (A2A §3.3)', () => {
   afterAll(() => server.close());
 
   it('JSON-RPC SendStreamingMessage answers text/event-stream with one envelope per frame, in order', async () => {
-    const res = await fetch(server.url, { method: 'POST', headers: V1, body: JSON.stringify(aJsonRpcRequest('SendStreamingMessage', { message: aMessage('slow 2') }, 'r1')) });
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify(
+        aJsonRpcRequest('SendStreamingMessage', { message: aMessage('slow 2') }, 'r1'),
+      ),
+    });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const all = (await frames(res)) as { id: string; result: Record<string, any> }[];
     expect(all.every((f) => f.id === 'r1')).toBe(true);
@@ -54,30 +64,55 @@ describe('Streaming over SSE (A2A §3.3)', () => {
   });
 
   it('REST message:stream frames are StreamResponse objects', async () => {
-    const res = await fetch(`${server.url}/message:stream`, { method: 'POST', headers: REST_V1, body: JSON.stringify({ message: aMessage('slow 2') }) });
+    const res = await fetch(`${server.url}/message:stream`, {
+      method: 'POST',
+      headers: REST_V1,
+      body: JSON.stringify({ message: aMessage('slow 2') }),
+    });
     const all = (await frames(res)) as Record<string, any>[];
     expect(Object.keys(all[0])).toEqual(['task']);
     expect(all.filter((f) => f.artifactUpdate).length).toBe(2);
   });
 
   it('an early error is a plain error response, not a stream', async () => {
-    const rpc = await post(server.url, aJsonRpcRequest('SendStreamingMessage', { message: { ...aMessage('x'), parts: [] } }), V1);
+    const rpc = await post(
+      server.url,
+      aJsonRpcRequest('SendStreamingMessage', { message: { ...aMessage('x'), parts: [] } }),
+      V1,
+    );
     expect(rpc.headers.get('content-type')).toContain('application/json');
     expect(rpc.body.error.code).toBe(-32602);
-    const rest = await post(`${server.url}/message:stream`, { message: { ...aMessage('x'), parts: [] } }, REST_V1);
+    const rest = await post(
+      `${server.url}/message:stream`,
+      { message: { ...aMessage('x'), parts: [] } },
+      REST_V1,
+    );
     expect(rest.status).toBe(400);
   });
 
   it('a client that disconnects mid-stream does not leave the task WORKING (drained and persisted)', async () => {
     const ctrl = new AbortController();
-    const res = await fetch(server.url, { method: 'POST', headers: V1, signal: ctrl.signal, body: JSON.stringify(aJsonRpcRequest('SendStreamingMessage', { message: aMessage('slow 8') })) });
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: V1,
+      signal: ctrl.signal,
+      body: JSON.stringify(
+        aJsonRpcRequest('SendStreamingMessage', { message: aMessage('slow 8') }),
+      ),
+    });
     const [first] = (await frames(res, 1)) as { result: { task: { id: string } } }[];
     ctrl.abort();
-    expect(await waitForState(server.url, first.result.task.id, 'TASK_STATE_COMPLETED')).toBe('TASK_STATE_COMPLETED');
+    expect(await waitForState(server.url, first.result.task.id, 'TASK_STATE_COMPLETED')).toBe(
+      'TASK_STATE_COMPLETED',
+    );
   });
 
   it('0.3 tasks/resubscribe on an unknown task answers SSE with one plain data: error frame (issue #11.10)', async () => {
-    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(aJsonRpcRequest('tasks/resubscribe', { id: 'nope' })) });
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(aJsonRpcRequest('tasks/resubscribe', { id: 'nope' })),
+    });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const text = await res.text();
     expect(text).toMatch(/^data: .*-32001/);

@@ -79,8 +79,10 @@ export async function superqodeInProcess(
 ): Promise<CliRun> {
   // Loaded on use: spawn-only suites need not build the command modules.
   const { runCommandInProcess } = await import('../utils/in-process-cli');
-  const { ClientCommandsModule } = await import('../../src/modules/client/commands/client-commands.module');
-  const { TaskCommandsModule } = await import('../../src/modules/tasks/commands/task-commands.module');
+  const { ClientCommandsModule } =
+    await import('../../src/modules/client/commands/client-commands.module');
+  const { TaskCommandsModule } =
+    await import('../../src/modules/tasks/commands/task-commands.module');
   const cleared = Object.fromEntries(CLIENT_VARIABLES.map((k) => [k, undefined]));
   const r = await runCommandInProcess([ClientCommandsModule, TaskCommandsModule], args, {
     ...cleared,

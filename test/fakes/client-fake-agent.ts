@@ -1,4 +1,9 @@
-import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  IncomingMessage,
+  Server,
+  ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
@@ -53,37 +58,63 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Writes a JSON answer. */
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): true {
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): true {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
   return true;
 }
 
 /** A completed v1.0 task (proto-JSON) echoing `text`. */
-export function aV1Task(text: string, contextId = 'ctx-1', state = 'TASK_STATE_COMPLETED'): Record<string, unknown> {
+export function aV1Task(
+  text: string,
+  contextId = 'ctx-1',
+  state = 'TASK_STATE_COMPLETED',
+): Record<string, unknown> {
   return {
     id: 'task-1',
     contextId,
-    status: { state, message: { messageId: 'a1', role: 'ROLE_AGENT', parts: [{ text: `status: ${text}` }] } },
+    status: {
+      state,
+      message: { messageId: 'a1', role: 'ROLE_AGENT', parts: [{ text: `status: ${text}` }] },
+    },
     artifacts: [{ artifactId: 'r', name: 'reply', parts: [{ text: `echo: ${text}` }] }],
     history: [],
   };
 }
 
 /** A completed v0.3 task (kind-tagged JSON) echoing `text`. */
-export function aV03Task(text: string, contextId = 'ctx-03', state = 'completed'): Record<string, unknown> {
+export function aV03Task(
+  text: string,
+  contextId = 'ctx-03',
+  state = 'completed',
+): Record<string, unknown> {
   return {
     kind: 'task',
     id: 'task-03',
     contextId,
-    status: { state, message: { kind: 'message', messageId: 'a1', role: 'agent', parts: [{ kind: 'text', text: `status: ${text}` }] } },
+    status: {
+      state,
+      message: {
+        kind: 'message',
+        messageId: 'a1',
+        role: 'agent',
+        parts: [{ kind: 'text', text: `status: ${text}` }],
+      },
+    },
     artifacts: [{ artifactId: 'r', parts: [{ kind: 'text', text: `echo: ${text}` }] }],
   };
 }
 
 /** Text of the first part of a request message, v1.0 or v0.3 shape. */
 export function messageTextOf(params: Record<string, unknown>): string {
-  const parts = ((params.message as { parts?: { text?: string }[] })?.parts ?? []) as { text?: string }[];
+  const parts = ((params.message as { parts?: { text?: string }[] })?.parts ?? []) as {
+    text?: string;
+  }[];
   return parts[0]?.text ?? '';
 }
 
@@ -94,9 +125,21 @@ function defaultRpc(call: RpcCall): unknown {
   return undefined;
 }
 
-async function handle(o: FakeAgentOptions, base: () => string, seen: SeenRequest[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  o: FakeAgentOptions,
+  base: () => string,
+  seen: SeenRequest[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
-  const r: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: await readBody(req) };
+  const r: SeenRequest = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    headers: req.headers,
+    body: await readBody(req),
+  };
   seen.push(r);
   for (const route of o.routes ?? []) if (await route(r, res)) return;
   const isCard = r.path === (o.cardPath ?? '/.well-known/agent-card.json');
@@ -116,7 +159,12 @@ async function handle(o: FakeAgentOptions, base: () => string, seen: SeenRequest
     const call = JSON.parse(r.body) as RpcCall;
     const result = (o.rpc ?? defaultRpc)(call, res);
     if (res.writableEnded || res.headersSent) return;
-    if (result === undefined) json(res, 200, { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `Method not found: ${call.method}` } });
+    if (result === undefined)
+      json(res, 200, {
+        jsonrpc: '2.0',
+        id: call.id,
+        error: { code: -32601, message: `Method not found: ${call.method}` },
+      });
     else json(res, 200, { jsonrpc: '2.0', id: call.id, result });
     return;
   }
@@ -134,7 +182,16 @@ export async function startFakeAgent(o: FakeAgentOptions): Promise<FakeAgent> {
     });
   };
   const server: Server = o.tls
-    ? createHttpsServer({ key: o.tls.key, cert: o.tls.cert, ca: o.tls.ca, requestCert: o.tls.requestCert, rejectUnauthorized: o.tls.requestCert }, listener)
+    ? createHttpsServer(
+        {
+          key: o.tls.key,
+          cert: o.tls.cert,
+          ca: o.tls.ca,
+          requestCert: o.tls.requestCert,
+          rejectUnauthorized: o.tls.requestCert,
+        },
+        listener,
+      )
     : createHttpServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `${o.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -150,7 +207,10 @@ export async function startFakeAgent(o: FakeAgentOptions): Promise<FakeAgent> {
 }
 
 /** A minimal valid v1.0 card with the given interfaces and extra fields. */
-export function aV1Card(interfaces: { url: string; protocolBinding: string; protocolVersion: string }[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function aV1Card(
+  interfaces: { url: string; protocolBinding: string; protocolVersion: string }[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     name: 'Fake',
     description: 'A fake agent for client tests',
@@ -165,7 +225,10 @@ export function aV1Card(interfaces: { url: string; protocolBinding: string; prot
 }
 
 /** A minimal valid v0.3 card (url + preferredTransport, no supportedInterfaces). */
-export function aV03Card(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function aV03Card(
+  url: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     name: 'Fake 0.3',
     description: 'A 0.3-only fake agent',

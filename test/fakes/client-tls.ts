@@ -22,17 +22,60 @@ function openssl(dir: string, ...args: string[]): void {
 }
 
 function issue(dir: string, name: string, ca: string, ext?: string): void {
-  openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
+  openssl(
+    dir,
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    `/CN=${name}`,
+  );
   const extArgs = ext ? ['-extfile', `${name}.ext`] : [];
   if (ext) writeFileSync(join(dir, `${name}.ext`), ext);
-  openssl(dir, 'x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...extArgs);
+  openssl(
+    dir,
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.crt`,
+    '-CAkey',
+    `${ca}.key`,
+    '-CAcreateserial',
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '2',
+    ...extArgs,
+  );
 }
 
 /** Generates the PKI with the `openssl` CLI in a fresh temp directory (~1 s). */
 export function makeTestPki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'sq-pki-'));
   for (const ca of ['ca', 'otherca']) {
-    openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`, '-days', '2', '-subj', `/CN=${ca}`);
+    openssl(
+      dir,
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${ca}.key`,
+      '-out',
+      `${ca}.crt`,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${ca}`,
+    );
   }
   issue(dir, 'server', 'ca', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   issue(dir, 'client', 'ca', 'extendedKeyUsage=clientAuth\n');

@@ -17,7 +17,12 @@ export interface HarnessServerSuite {
 }
 
 /** The environment of a server that serves the harness with the fake model. */
-export function harnessServerEnv(fake: FakeOpenAiServer, workingDir: string, specFile: string, extra: RawEnv = {}): RawEnv {
+export function harnessServerEnv(
+  fake: FakeOpenAiServer,
+  workingDir: string,
+  specFile: string,
+  extra: RawEnv = {},
+): RawEnv {
   return {
     SUPERQODE_A2A_HARNESS_ENABLED: true,
     SUPERQODE_A2A_HARNESS_SPEC: specFile,
@@ -34,7 +39,11 @@ export function harnessServerEnv(fake: FakeOpenAiServer, workingDir: string, spe
  * Registers hooks for one suite: a fake OpenAI-compatible model, a git checkout holding `files`,
  * and the real app on loopback serving both skills with `spec` (YAML text) and `extra` settings.
  */
-export function harnessServerSuite(spec: string, files: Record<string, string>, extra: RawEnv = {}): HarnessServerSuite {
+export function harnessServerSuite(
+  spec: string,
+  files: Record<string, string>,
+  extra: RawEnv = {},
+): HarnessServerSuite {
   const suite = { logs: [] } as unknown as HarnessServerSuite;
   let specDir = '';
   beforeAll(async () => {
@@ -43,7 +52,9 @@ export function harnessServerSuite(spec: string, files: Record<string, string>, 
     specDir = mkdtempSync(join(tmpdir(), 'sq-spec-'));
     const specFile = join(specDir, 'spec.yaml');
     writeFileSync(specFile, spec);
-    suite.server = await startTestServer(harnessServerEnv(suite.fake, suite.checkout.dir, specFile, extra));
+    suite.server = await startTestServer(
+      harnessServerEnv(suite.fake, suite.checkout.dir, specFile, extra),
+    );
   });
   afterAll(async () => {
     await suite.server?.close();
@@ -59,7 +70,13 @@ export async function sseResults(res: Response): Promise<Record<string, any>[]> 
   const text = await res.text();
   return text
     .split('\n\n')
-    .map((b) => b.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join(''))
+    .map((b) =>
+      b
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
+        .join(''),
+    )
     .filter(Boolean)
     .map((d) => {
       const frame = JSON.parse(d);

@@ -28,11 +28,14 @@ export async function startOidcServer(env: Record<string, string> = {}): Promise
   });
   child.stdout!.resume();
   child.stderr!.resume();
-  const get = async (path: string, method = 'GET'): Promise<Record<string, boolean>> => (await fetch(issuer + path, { method })).json() as Promise<Record<string, boolean>>;
+  const get = async (path: string, method = 'GET'): Promise<Record<string, boolean>> =>
+    (await fetch(issuer + path, { method })).json() as Promise<Record<string, boolean>>;
   return {
     issuer,
-    isActive: async (token) => (await get(`/__test/active?token=${encodeURIComponent(token)}`)).active,
-    approve: async (userCode) => (await get(`/__test/approve?user_code=${encodeURIComponent(userCode)}`, 'POST')).ok,
+    isActive: async (token) =>
+      (await get(`/__test/active?token=${encodeURIComponent(token)}`)).active,
+    approve: async (userCode) =>
+      (await get(`/__test/approve?user_code=${encodeURIComponent(userCode)}`, 'POST')).ok,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -15,7 +15,8 @@ export function describeWithBwrap(name: string, body: () => void): void {
       });
     });
   }
-  // eslint-disable-next-line no-console
-  console.warn(`skipping "${name}": bubblewrap does not work here (${probe.reason}); apt-get install bubblewrap`);
+  console.warn(
+    `skipping "${name}": bubblewrap does not work here (${probe.reason}); apt-get install bubblewrap`,
+  );
   describe.skip(name, body);
 }

@@ -15,7 +15,6 @@ export type StoreBackend = 'sqlite' | 'postgres';
 /** Backends to run: both when PostgreSQL is configured (or CI=true: then its absence fails). */
 export function storeBackends(): StoreBackend[] {
   if (TEST_DATABASE_URL || process.env.CI === 'true') return ['sqlite', 'postgres'];
-  // eslint-disable-next-line no-console
   console.warn(
     'PostgreSQL store tests skipped: SUPERQODE_TEST_DATABASE_URL is not set (scripts/ci-services.sh start)',
   );
@@ -34,7 +33,11 @@ async function admin<T>(work: (ds: DataSource) => Promise<T>): Promise<T> {
       'PostgreSQL needed (CI=true: not skipped): SUPERQODE_TEST_DATABASE_URL is not set; run scripts/ci-services.sh start',
     );
   }
-  const ds = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL, poolSize: 1 }).initialize();
+  const ds = await new DataSource({
+    type: 'postgres',
+    url: TEST_DATABASE_URL,
+    poolSize: 1,
+  }).initialize();
   try {
     return await work(ds);
   } finally {
@@ -53,6 +56,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => admin((ds) => ds.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      admin((ds) => ds.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

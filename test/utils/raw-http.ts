@@ -17,7 +17,14 @@ export function httpRequest(
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: u.hostname, port: u.port, method: opts.method ?? 'GET', path: opts.path ?? '/', headers: opts.headers, agent: false },
+      {
+        host: u.hostname,
+        port: u.port,
+        method: opts.method ?? 'GET',
+        path: opts.path ?? '/',
+        headers: opts.headers,
+        agent: false,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -19,7 +19,11 @@ export async function rawRequest(
 ): Promise<RawSocketReply> {
   const { hostname, port } = new URL(baseUrl);
   const body = Buffer.from(opts.body ?? '', 'utf8');
-  const lines = [`${opts.method ?? 'POST'} ${opts.path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close'];
+  const lines = [
+    `${opts.method ?? 'POST'} ${opts.path} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    'Connection: close',
+  ];
   for (const [name, value] of opts.headers ?? []) lines.push(`${name}: ${value}`);
   if (body.length > 0 || opts.method !== 'GET') lines.push(`Content-Length: ${body.length}`);
   const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8');

@@ -67,12 +67,16 @@ export async function startTestServer(
     ...env,
   };
   const resolved = loadEnv(overrides);
-  let builder = Test.createTestingModule({ imports: [AppModule.forRoot(overrides), ...(opts.imports ?? [])] });
+  let builder = Test.createTestingModule({
+    imports: [AppModule.forRoot(overrides), ...(opts.imports ?? [])],
+  });
   if (opts.customize) builder = opts.customize(builder);
   const moduleRef = await builder.compile();
   moduleRef.useLogger(['error']);
   const app = configureApp(
-    moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(resolved, opts.logStream), { bodyParser: false }),
+    moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(resolved, opts.logStream), {
+      bodyParser: false,
+    }),
   );
   await app.listen(port, '127.0.0.1');
   return {

@@ -2,7 +2,8 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /** Anything that runs raw SQL on a store: a data source or a transaction's entity manager. */
-export type SqlRunner = Pick<DataSource, 'query' | 'driver'> | Pick<EntityManager, 'query' | 'connection'>;
+export type SqlRunner =
+  Pick<DataSource, 'query' | 'driver'> | Pick<EntityManager, 'query' | 'connection'>;
 
 const converted = new Map<string, string>();
 
@@ -30,7 +31,11 @@ export function sqlFor(runner: SqlRunner, sql: string): string {
 }
 
 /** Runs `sql` (written with `?` placeholders) on the runner's dialect. */
-export function querySql<T = unknown>(runner: SqlRunner, sql: string, params: unknown[] = []): Promise<T> {
+export function querySql<T = unknown>(
+  runner: SqlRunner,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T> {
   return runner.query(sqlFor(runner, sql), params) as Promise<T>;
 }
 
@@ -59,6 +64,7 @@ export function toNumberedPlaceholders(sql: string): string {
  */
 export function assertNoNul(fields: Record<string, string | undefined>): void {
   for (const [name, value] of Object.entries(fields)) {
-    if (value?.includes('\u0000')) throw new RequestMalformedError(`${name} must not contain U+0000 (NUL)`);
+    if (value?.includes('\u0000'))
+      throw new RequestMalformedError(`${name} must not contain U+0000 (NUL)`);
   }
 }

@@ -10,20 +10,26 @@ const pg = storeBackends().includes('postgres');
   it.each([
     ['tasks', 'a2a_tasks_migrations'],
     ['harness ledger', 'harness_migrations'],
-  ])('four instances migrating the %s schema at once apply each migration exactly once', async (store, table) => {
-    const database = await createTestDatabase();
-    const location = { path: null, databaseUrl: database.url, migrate: true };
-    const options = store === 'tasks' ? tasksDataSourceOptions(location) : harnessDataSourceOptions(location);
-    const sources = await Promise.all(
-      Array.from({ length: 4 }, () => new DataSource({ ...options, migrationsRun: false }).initialize()),
-    );
-    try {
-      const applied = await Promise.all(sources.map((s) => runStoreMigrations(s)));
-      expect(applied.flat()).toHaveLength(1);
-      expect(await sources[0].query(`SELECT "name" FROM "${table}"`)).toHaveLength(1);
-    } finally {
-      for (const s of sources) await s.destroy();
-      await database.drop();
-    }
-  });
+  ])(
+    'four instances migrating the %s schema at once apply each migration exactly once',
+    async (store, table) => {
+      const database = await createTestDatabase();
+      const location = { path: null, databaseUrl: database.url, migrate: true };
+      const options =
+        store === 'tasks' ? tasksDataSourceOptions(location) : harnessDataSourceOptions(location);
+      const sources = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          new DataSource({ ...options, migrationsRun: false }).initialize(),
+        ),
+      );
+      try {
+        const applied = await Promise.all(sources.map((s) => runStoreMigrations(s)));
+        expect(applied.flat()).toHaveLength(1);
+        expect(await sources[0].query(`SELECT "name" FROM "${table}"`)).toHaveLength(1);
+      } finally {
+        for (const s of sources) await s.destroy();
+        await database.drop();
+      }
+    },
+  );
 });

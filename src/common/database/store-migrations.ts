@@ -65,7 +65,9 @@ export async function assertSchemaCurrent(source: DataSource): Promise<void> {
         .catch(() => [])) as { name: string }[]
     ).map((r) => r.name),
   );
-  const pending = source.migrations.map((m) => m.name ?? m.constructor.name).filter((n) => !applied.has(n));
+  const pending = source.migrations
+    .map((m) => m.name ?? m.constructor.name)
+    .filter((n) => !applied.has(n));
   throw new Error(
     `The PostgreSQL schema of ${source.options.migrationsTableName} is not current ` +
       `(pending: ${pending.join(', ')}): run \`superqode db migrate\` or start with --migrate.`,

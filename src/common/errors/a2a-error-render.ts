@@ -47,12 +47,18 @@ function transportRejection(err: unknown): TransportRejection | undefined {
   }
   const e = err as { statusCode?: unknown; code?: unknown; message?: unknown };
   // The client went away while its body was read (Node's `aborted`): nothing to log, no one to answer.
-  if (e?.code === 'ECONNRESET') return { status: 400, message: 'The client closed the connection.' };
-  if (typeof e?.statusCode === 'number' && typeof e.code === 'string' && e.code.startsWith('FST_')) {
+  if (e?.code === 'ECONNRESET')
+    return { status: 400, message: 'The client closed the connection.' };
+  if (
+    typeof e?.statusCode === 'number' &&
+    typeof e.code === 'string' &&
+    e.code.startsWith('FST_')
+  ) {
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return { status: 413, message: 'Request body exceeds the configured size limit.' };
     }
-    if (e.statusCode >= 400 && e.statusCode < 500) return { status: e.statusCode, message: String(e.message) };
+    if (e.statusCode >= 400 && e.statusCode < 500)
+      return { status: e.statusCode, message: String(e.message) };
   }
   return undefined;
 }
@@ -80,7 +86,10 @@ export const TRANSPORT_JSON_RPC_CODES: Readonly<Record<number, number>> = {
  * transport rejections keep their HTTP status with an `-32600` envelope.
  * @see A2A specification §9.4 JSON-RPC error codes; docs/style.md §5.
  */
-export function renderJsonRpcError(err: unknown, legacy: boolean): RenderedError<JsonRpcErrorObject> {
+export function renderJsonRpcError(
+  err: unknown,
+  legacy: boolean,
+): RenderedError<JsonRpcErrorObject> {
   const rejection = transportRejection(err);
   if (rejection) {
     return {
@@ -139,7 +148,10 @@ const GOOGLE_STATUS: Record<number, string> = {
  * For exception filters: true when the reply already started (an SSE stream, a hijacked reply),
  * in which case nothing more can be rendered; the connection is ended if still open.
  */
-export function endIfStarted(reply: { sent: boolean; raw: { headersSent: boolean; writableEnded: boolean; end(): void } }): boolean {
+export function endIfStarted(reply: {
+  sent: boolean;
+  raw: { headersSent: boolean; writableEnded: boolean; end(): void };
+}): boolean {
   if (!reply.sent && !reply.raw.headersSent) return false;
   if (!reply.raw.writableEnded) reply.raw.end();
   return true;

@@ -41,7 +41,9 @@ function bearerChallenge(error: 'invalid_token' | 'invalid_request', reason: str
  * a token was presented; only the realm when none was. The reason must never contain the credential.
  */
 export function unauthorized(reason: string, tokenPresented: boolean): A2aHttpException {
-  const challenge = tokenPresented ? bearerChallenge('invalid_token', reason) : 'Bearer realm="superqode-a2a"';
+  const challenge = tokenPresented
+    ? bearerChallenge('invalid_token', reason)
+    : 'Bearer realm="superqode-a2a"';
   return new A2aHttpException(HttpStatus.UNAUTHORIZED, reason, { 'WWW-Authenticate': challenge });
 }
 
@@ -59,5 +61,7 @@ export function invalidCredentialRequest(reason: string): A2aHttpException {
 /** 429 naming the limit; `Retry-After` in whole seconds, at least 1 (RFC 9110 §10.2.3). */
 export function tooManyRequests(message: string, retryAfterS: number): A2aHttpException {
   const seconds = Math.max(1, Math.ceil(retryAfterS));
-  return new A2aHttpException(HttpStatus.TOO_MANY_REQUESTS, message, { 'Retry-After': String(seconds) });
+  return new A2aHttpException(HttpStatus.TOO_MANY_REQUESTS, message, {
+    'Retry-After': String(seconds),
+  });
 }

@@ -1,4 +1,5 @@
-const SENSITIVE_PARAM = /^(access_token|id_token|refresh_token|token|api[_-]?key|key|secret|password|client_secret|code)$/i;
+const SENSITIVE_PARAM =
+  /^(access_token|id_token|refresh_token|token|api[_-]?key|key|secret|password|client_secret|code)$/i;
 
 /**
  * A request URL safe to log: values of credential-like query parameters (`access_token`,

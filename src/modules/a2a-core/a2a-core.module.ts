@@ -24,8 +24,12 @@ import { JoinedTextPartsStore } from '../tasks/joined-text-parts';
     {
       provide: A2A_REQUEST_HANDLER,
       inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter],
-      useFactory: (cards: AgentCardService, store: TaskStore, executor: AgentExecutor, router: SkillRouter) =>
-        new SuperqodeRequestHandler(cards, new JoinedTextPartsStore(store), executor, router),
+      useFactory: (
+        cards: AgentCardService,
+        store: TaskStore,
+        executor: AgentExecutor,
+        router: SkillRouter,
+      ) => new SuperqodeRequestHandler(cards, new JoinedTextPartsStore(store), executor, router),
     },
   ],
   exports: [A2A_REQUEST_HANDLER],

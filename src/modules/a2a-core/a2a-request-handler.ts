@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AgentCard, Role } from '@a2a-js/sdk';
-import type { ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import type {
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+} from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
@@ -44,7 +50,10 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     return Promise.resolve(this.cards.card());
   }
 
-  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+  override async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
     await this.check(params, context);
     return super.sendMessage(params, context);
   }
@@ -66,7 +75,10 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
    * @throws {RequestMalformedError} Invalid list parameters.
    * @see issue #11.7; A2A specification §3.1.4 ListTasks.
    */
-  override async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+  override async listTasks(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
     if (!params.contextId && callerTier(context) === 'anonymous') {
       const none = await super.listTasks({ ...params, contextId: `none:${randomUUID()}` }, context);
       return { ...none, tasks: [], nextPageToken: '', totalSize: 0 };
@@ -95,7 +107,8 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     // so a harness session bound to another caller is refused before the SDK touches the task.
     let scoped = message;
     if (task?.contextId && !message.contextId) scoped = { ...message, contextId: task.contextId };
-    const refusal = skill.accessRefusal(context) ?? (await this.continuationRefusal(scoped.contextId, context));
+    const refusal =
+      skill.accessRefusal(context) ?? (await this.continuationRefusal(scoped.contextId, context));
     if (refusal) throw rememberSkillAccessRefusal(context, refusal);
     checkContentModes(skill.card(), message, params.configuration?.acceptedOutputModes ?? []);
     await skill.authorize(scoped, context);

@@ -5,7 +5,10 @@
 export const AGENT_CARD_VERSION = '1.0';
 
 /** Well-known discovery paths: the A2A 1.0 path and the 0.3-era alias (A2A §8.2). */
-export const AGENT_CARD_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'] as const;
+export const AGENT_CARD_PATHS = [
+  '/.well-known/agent-card.json',
+  '/.well-known/agent.json',
+] as const;
 
 /** Path of the icon the card's `iconUrl` points at (served by this process, never gated). */
 export const ICON_PATH = '/icon.svg';

@@ -47,7 +47,8 @@ export class AgentCardRoutes implements OnModuleInit {
       .header('etag', variant.etag)
       .header('last-modified', this.cards.lastModifiedHttp)
       .header('vary', 'A2A-Version');
-    if (isNotModified(request, variant.etag, this.cards.lastModified)) return reply.code(304).send();
+    if (isNotModified(request, variant.etag, this.cards.lastModified))
+      return reply.code(304).send();
     return reply.code(200).header('content-type', 'application/json').send(variant.body);
   }
 }

@@ -84,7 +84,9 @@ export class AgentCardService implements OnApplicationBootstrap {
     const card = this.build(this.skills);
     const json = AgentCard.toJSON(card) as Record<string, unknown>;
     const strict = variant(json);
-    const dual = this.config.legacyV03 ? variant(withLegacyFields(json, this.config.publicUrl)) : strict;
+    const dual = this.config.legacyV03
+      ? variant(withLegacyFields(json, this.config.publicUrl))
+      : strict;
     this.built = { card, strict, dual };
     return this.built;
   }
@@ -94,14 +96,20 @@ export class AgentCardService implements OnApplicationBootstrap {
    * it is required (`securityRequirements`) only when anonymous access is off. No secret appears.
    */
   private security(): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
-    if (!this.config.credentialsConfigured) return { securitySchemes: {}, securityRequirements: [] };
+    if (!this.config.credentialsConfigured)
+      return { securitySchemes: {}, securityRequirements: [] };
     const description = this.config.allowAnonymous
       ? 'Optional: a signed API key (sqk_live_…) or operator token raises rate limits; without one the caller is anonymous.'
       : 'Required: a signed API key (sqk_live_…) or the operator token.';
-    const scheme = { $case: 'httpAuthSecurityScheme' as const, value: { description, scheme: 'Bearer', bearerFormat: 'sqk API key' } };
+    const scheme = {
+      $case: 'httpAuthSecurityScheme' as const,
+      value: { description, scheme: 'Bearer', bearerFormat: 'sqk API key' },
+    };
     return {
       securitySchemes: { [BEARER_SCHEME]: { scheme } },
-      securityRequirements: this.config.allowAnonymous ? [] : [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
+      securityRequirements: this.config.allowAnonymous
+        ? []
+        : [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
     };
   }
 
@@ -123,7 +131,10 @@ export class AgentCardService implements OnApplicationBootstrap {
         'SuperQode as an A2A agent: recommends coding-agent harnesses from the SuperQode Hub ' +
         'catalogue and runs SuperQode harnesses.',
       supportedInterfaces,
-      provider: { organization: 'Superagentic AI', url: 'https://github.com/SuperagenticAI/superqode' },
+      provider: {
+        organization: 'Superagentic AI',
+        url: 'https://github.com/SuperagenticAI/superqode',
+      },
       version: AGENT_CARD_VERSION,
       documentationUrl: 'https://docs.superqode.dev/',
       iconUrl: `${url}${ICON_PATH}`,
@@ -157,13 +168,26 @@ function variant(doc: Record<string, unknown>): CardVariant {
  * `securityRequirements`, so a 0.3 client reads the same document (SDK `toCompatAgentCard` mapping).
  */
 function withLegacyFields(strict: Record<string, unknown>, url: string): Record<string, unknown> {
-  const dual: Record<string, unknown> = { ...strict, url, preferredTransport: BINDING_JSONRPC, protocolVersion: PROTOCOL_V03 };
-  const schemes = strict.securitySchemes as Record<string, { httpAuthSecurityScheme?: Record<string, string> }> | undefined;
+  const dual: Record<string, unknown> = {
+    ...strict,
+    url,
+    preferredTransport: BINDING_JSONRPC,
+    protocolVersion: PROTOCOL_V03,
+  };
+  const schemes = strict.securitySchemes as
+    Record<string, { httpAuthSecurityScheme?: Record<string, string> }> | undefined;
   if (schemes && Object.keys(schemes).length > 0) {
     dual.securitySchemes = Object.fromEntries(
       Object.entries(schemes).map(([name, s]) => {
         const http = s.httpAuthSecurityScheme;
-        const v03 = http ? { type: 'http', scheme: http.scheme.toLowerCase(), bearerFormat: http.bearerFormat, description: http.description } : {};
+        const v03 = http
+          ? {
+              type: 'http',
+              scheme: http.scheme.toLowerCase(),
+              bearerFormat: http.bearerFormat,
+              description: http.description,
+            }
+          : {};
         return [name, { ...s, ...v03 }];
       }),
     );
@@ -173,7 +197,9 @@ function withLegacyFields(strict: Record<string, unknown>, url: string): Record<
   const skills = strict.skills as { securityRequirements?: SecurityRequirementsJson }[] | undefined;
   if (skills?.some((s) => s.securityRequirements?.length)) {
     dual.skills = skills.map((s) =>
-      s.securityRequirements?.length ? { ...s, security: legacySecurity(s.securityRequirements) } : s,
+      s.securityRequirements?.length
+        ? { ...s, security: legacySecurity(s.securityRequirements) }
+        : s,
     );
   }
   return dual;
@@ -183,5 +209,7 @@ type SecurityRequirementsJson = { schemes: Record<string, { list?: string[] }> }
 
 /** 1.0 `securityRequirements` (proto-JSON) → 0.3 `security` (OpenAPI-style scheme → scopes maps). */
 function legacySecurity(requirements: SecurityRequirementsJson): Record<string, string[]>[] {
-  return requirements.map((r) => Object.fromEntries(Object.entries(r.schemes).map(([k, v]) => [k, v.list ?? []])));
+  return requirements.map((r) =>
+    Object.fromEntries(Object.entries(r.schemes).map(([k, v]) => [k, v.list ?? []])),
+  );
 }

@@ -19,8 +19,17 @@ export async function exportAgentCard(overrides: RawEnv, file: string): Promise<
   // The skills' module graph holds the task store and the harness ledger: keep both in memory,
   // so exporting never opens (nor migrates, nor reconciles) a live server's files. Neither
   // setting changes the card. No store lifecycle is built (it lives in AppModule only).
-  const inMemory: RawEnv = { SUPERQODE_A2A_TASK_STORE_ENABLED: false, SUPERQODE_A2A_HARNESS_STORE_PATH: ':memory:' };
-  @Module({ imports: [A2aConfigModule.forRoot({ ...overrides, ...inMemory }), BuiltInSkillsModule, AgentCardModule] })
+  const inMemory: RawEnv = {
+    SUPERQODE_A2A_TASK_STORE_ENABLED: false,
+    SUPERQODE_A2A_HARNESS_STORE_PATH: ':memory:',
+  };
+  @Module({
+    imports: [
+      A2aConfigModule.forRoot({ ...overrides, ...inMemory }),
+      BuiltInSkillsModule,
+      AgentCardModule,
+    ],
+  })
   class CardExportModule {}
   return withCommandContext(CardExportModule, async (ctx) => {
     const body = ctx.get(AgentCardService).variantFor(undefined).body;

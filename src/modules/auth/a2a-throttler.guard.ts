@@ -1,6 +1,12 @@
 import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerGuard, ThrottlerModuleOptions, ThrottlerStorage, getOptionsToken, getStorageToken } from '@nestjs/throttler';
+import {
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerStorage,
+  getOptionsToken,
+  getStorageToken,
+} from '@nestjs/throttler';
 import type { ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
 import { A2aConfig } from '../../config/a2a.config';
@@ -33,7 +39,12 @@ export class A2aThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]) === true;
+    return (
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) === true
+    );
   }
 
   protected override async throwThrottlingException(
@@ -71,7 +82,10 @@ export function callerTracker(req: FastifyRequest): string {
 }
 
 /** Throttler module options from the configuration (0 turns a ceiling off). */
-export function throttlerOptions(config: A2aConfig, storage: ThrottlerStorage): ThrottlerModuleOptions {
+export function throttlerOptions(
+  config: A2aConfig,
+  storage: ThrottlerStorage,
+): ThrottlerModuleOptions {
   const callerLimit = (ctx: ExecutionContext): number => {
     const tier = ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
     return tier === 'keyed' ? config.keyedPerMinute : config.anonymousPerMinute;

@@ -26,7 +26,10 @@ const claimsV1 = z.object({
   tier: z.string().min(1),
   iat: z.number().int().nonnegative(),
   exp: z.number().int().nonnegative(),
-  scopes: z.array(z.string().regex(/^[a-z][a-z0-9:._-]{0,63}$/)).max(32).optional(),
+  scopes: z
+    .array(z.string().regex(/^[a-z][a-z0-9:._-]{0,63}$/))
+    .max(32)
+    .optional(),
 });
 
 /** The parts of a structurally valid key after its prefix. */

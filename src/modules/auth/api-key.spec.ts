@@ -226,7 +226,11 @@ describe(issueApiKey.name, () => {
 
 describe('API key scopes (issue #12)', () => {
   it('signs the scopes into the claims (deduplicated); verify returns them', () => {
-    const { key, claims } = issueApiKey(SECRET, { label: 'ci', scopes: ['harness', 'harness'] }, NOW);
+    const { key, claims } = issueApiKey(
+      SECRET,
+      { label: 'ci', scopes: ['harness', 'harness'] },
+      NOW,
+    );
     expect(claims.scopes).toEqual(['harness']);
     expect(claimsOf(key).scopes).toEqual(['harness']);
     expect(verify(key)).toEqual({ ok: true, claims, live: true });
@@ -237,15 +241,36 @@ describe('API key scopes (issue #12)', () => {
   });
 
   it('accepts an older key whose claims have no scopes: it verifies with none', () => {
-    const old = forge('sqk_live_', JSON.stringify({ v: 1, kid: '0123456789ab', cus: 'old', tier: 'standard', iat: NOW_S, exp: NOW_S + 60 }));
+    const old = forge(
+      'sqk_live_',
+      JSON.stringify({
+        v: 1,
+        kid: '0123456789ab',
+        cus: 'old',
+        tier: 'standard',
+        iat: NOW_S,
+        exp: NOW_S + 60,
+      }),
+    );
     const r = verify(old);
     expect(r.ok && r.claims.scopes).toBeUndefined();
   });
 
   it('rejects signed claims whose scopes are not a list of scope names', () => {
-    const claims = { v: 1, kid: '0123456789ab', cus: 'x', tier: 'standard', iat: NOW_S, exp: NOW_S + 60 };
-    expect(codeOf(verify(forge('sqk_live_', JSON.stringify({ ...claims, scopes: 'harness' }))))).toBe(ApiKeyRejection.UnreadableClaims);
-    expect(codeOf(verify(forge('sqk_live_', JSON.stringify({ ...claims, scopes: ['Harness Admin'] }))))).toBe(ApiKeyRejection.UnreadableClaims);
+    const claims = {
+      v: 1,
+      kid: '0123456789ab',
+      cus: 'x',
+      tier: 'standard',
+      iat: NOW_S,
+      exp: NOW_S + 60,
+    };
+    expect(
+      codeOf(verify(forge('sqk_live_', JSON.stringify({ ...claims, scopes: 'harness' })))),
+    ).toBe(ApiKeyRejection.UnreadableClaims);
+    expect(
+      codeOf(verify(forge('sqk_live_', JSON.stringify({ ...claims, scopes: ['Harness Admin'] })))),
+    ).toBe(ApiKeyRejection.UnreadableClaims);
   });
 });
 

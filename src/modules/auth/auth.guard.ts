@@ -31,13 +31,21 @@ export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()])) {
+    if (
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ])
+    ) {
       return true;
     }
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (!credentialPresented(request)) {
       if (!this.config.allowAnonymous) {
-        throw unauthorized('This agent requires a credential: send Authorization: Bearer <API key or token>.', false);
+        throw unauthorized(
+          'This agent requires a credential: send Authorization: Bearer <API key or token>.',
+          false,
+        );
       }
       request.principal = anonymousPrincipal(request);
       return true;
@@ -52,7 +60,12 @@ export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
     }
   }
 
-  override handleRequest<T = Principal>(err: unknown, user: unknown, _info: unknown, context: ExecutionContext): T {
+  override handleRequest<T = Principal>(
+    err: unknown,
+    user: unknown,
+    _info: unknown,
+    context: ExecutionContext,
+  ): T {
     if (err) throw err;
     if (!user) throw unauthorized('Invalid bearer credential.', true);
     context.switchToHttp().getRequest<FastifyRequest>().principal = user as Principal;

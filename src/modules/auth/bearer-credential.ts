@@ -22,7 +22,9 @@ export function bearerCredential(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const query = queryToken(request);
   if (Array.isArray(query)) {
-    throw invalidCredentialRequest('The access_token parameter is repeated: send one credential (RFC 6750 section 2).');
+    throw invalidCredentialRequest(
+      'The access_token parameter is repeated: send one credential (RFC 6750 section 2).',
+    );
   }
   if (header !== undefined && query !== undefined) {
     throw invalidCredentialRequest(
@@ -30,13 +32,19 @@ export function bearerCredential(request: FastifyRequest): string | undefined {
     );
   }
   if (header !== undefined) {
-    if (!/^Bearer(\s|$)/i.test(header)) throw unauthorized('Unsupported Authorization scheme: use Bearer.', true);
+    if (!/^Bearer(\s|$)/i.test(header))
+      throw unauthorized('Unsupported Authorization scheme: use Bearer.', true);
     const match = BEARER_HEADER.exec(header);
-    if (!match) throw unauthorized('Malformed Authorization header: expected "Bearer <credential>" with one space.', true);
+    if (!match)
+      throw unauthorized(
+        'Malformed Authorization header: expected "Bearer <credential>" with one space.',
+        true,
+      );
     return match[1];
   }
   if (query === undefined) return undefined;
-  if (typeof query !== 'string' || query === '') throw unauthorized('Empty access_token parameter.', true);
+  if (typeof query !== 'string' || query === '')
+    throw unauthorized('Empty access_token parameter.', true);
   return query;
 }
 

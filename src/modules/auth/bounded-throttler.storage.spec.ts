@@ -25,7 +25,8 @@ describe(BoundedThrottlerStorage.name, () => {
 
   it(`never tracks more than ${MAX_TRACKED_CALLERS} callers, however many distinct ones arrive`, async () => {
     const s = new BoundedThrottlerStorage(new FixedClock(0));
-    for (let i = 0; i < MAX_TRACKED_CALLERS + 5_000; i++) await s.increment(`caller|ip:${i}`, 60_000, 10);
+    for (let i = 0; i < MAX_TRACKED_CALLERS + 5_000; i++)
+      await s.increment(`caller|ip:${i}`, 60_000, 10);
     await s.increment('global|all', 86_400_000, 100_000);
     const stats = s.stats();
     expect(stats.trackedCallers).toBeLessThanOrEqual(MAX_TRACKED_CALLERS);

@@ -32,7 +32,11 @@ export class BoundedThrottlerStorage implements ThrottlerStorage {
 
   constructor(private readonly clock: Clock) {}
 
-  async increment(key: string, ttlMs: number, limit: number): Promise<{
+  async increment(
+    key: string,
+    ttlMs: number,
+    limit: number,
+  ): Promise<{
     totalHits: number;
     timeToExpire: number;
     isBlocked: boolean;
@@ -48,7 +52,12 @@ export class BoundedThrottlerStorage implements ThrottlerStorage {
     const timeToExpire = Math.max(1, Math.ceil((w.endsAtMs - now) / 1000));
     const isBlocked = w.hits > limit;
     if (isBlocked) w.hits = limit + 1; // a refused request does not keep inflating the count
-    return { totalHits: w.hits, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0 };
+    return {
+      totalHits: w.hits,
+      timeToExpire,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? timeToExpire : 0,
+    };
   }
 
   /**

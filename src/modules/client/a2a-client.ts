@@ -95,7 +95,9 @@ export class A2AClient {
 
   /** GetTask; `historyLength` trims the returned history (0 = none). */
   getTask(id: string, o: { historyLength?: number } = {}): Promise<Task> {
-    return this.call(() => this.parts.sdk.getTask({ id, tenant: '', historyLength: o.historyLength }));
+    return this.call(() =>
+      this.parts.sdk.getTask({ id, tenant: '', historyLength: o.historyLength }),
+    );
   }
 
   /** CancelTask. The SDK's TaskNotCancelableError when the task already finished otherwise. */
@@ -114,9 +116,23 @@ export class A2AClient {
    */
   listTasks(o: ListTasksOptions = {}): Promise<ListTasksResponse> {
     if (this.parts.choice.chosen.spoken === 'JSONRPC 0.3') {
-      return Promise.reject(new A2AClientError(A2AClientErrorCode.Unsupported, 'ListTasks is not part of A2A 0.3 (no tasks/list); this agent was reached over JSON-RPC 0.3'));
+      return Promise.reject(
+        new A2AClientError(
+          A2AClientErrorCode.Unsupported,
+          'ListTasks is not part of A2A 0.3 (no tasks/list); this agent was reached over JSON-RPC 0.3',
+        ),
+      );
     }
-    const req = { tenant: '', contextId: o.contextId ?? '', status: 0, pageSize: o.pageSize, pageToken: o.pageToken ?? '', historyLength: o.historyLength, statusTimestampAfter: undefined, includeArtifacts: o.includeArtifacts };
+    const req = {
+      tenant: '',
+      contextId: o.contextId ?? '',
+      status: 0,
+      pageSize: o.pageSize,
+      pageToken: o.pageToken ?? '',
+      historyLength: o.historyLength,
+      statusTimestampAfter: undefined,
+      includeArtifacts: o.includeArtifacts,
+    };
     return this.call(() => this.parts.sdk.listTasks(req));
   }
 
@@ -127,7 +143,12 @@ export class A2AClient {
    */
   getExtendedCard(o: { force?: boolean } = {}): Promise<AgentCard> {
     if (!o.force && !this.parts.sdkCard.capabilities?.extendedAgentCard) {
-      return Promise.reject(new A2AClientError(A2AClientErrorCode.Unsupported, 'the card does not advertise capabilities.extendedAgentCard'));
+      return Promise.reject(
+        new A2AClientError(
+          A2AClientErrorCode.Unsupported,
+          'the card does not advertise capabilities.extendedAgentCard',
+        ),
+      );
     }
     return this.call(() => this.parts.sdk.transport.getExtendedAgentCard({ tenant: '' }));
   }

@@ -2,7 +2,12 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { planAuth, type AuthPlan } from './auth-plan';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './bounded-body';
-import { discoverCard, MemoryCardCache, type CardCache, type DiscoveredCard } from './card-discovery';
+import {
+  discoverCard,
+  MemoryCardCache,
+  type CardCache,
+  type DiscoveredCard,
+} from './card-discovery';
 import { createClientFetch, type AppliedAuth, type ClientFetchOptions } from './client-fetch';
 import type { ClientTrace } from './client-trace';
 import { chooseInterface, type InterfaceChoice, type SpokenInterface } from './interface-choice';
@@ -52,7 +57,8 @@ export interface ConnectedParts {
 const OAUTH_KINDS = new Set(['oauth2', 'openIdConnect']);
 
 function baseFor(o: A2AClientOptions): BaseFetch {
-  if (o.fetchImpl && !o.tls) return { fetch: o.fetchImpl, clientCertificate: false, close: async () => undefined };
+  if (o.fetchImpl && !o.tls)
+    return { fetch: o.fetchImpl, clientCertificate: false, close: async () => undefined };
   return baseFetchFor(o.tls);
 }
 
@@ -61,17 +67,31 @@ function registerSecrets(o: A2AClientOptions): void {
   if (!r) return;
   r.addSecret(o.token);
   for (const [name, value] of o.headers ?? []) {
-    if (/auth|token|key|secret|password|cookie|session/i.test(name)) r.addSecret(value.replace(/^(Bearer|Basic)\s+/i, ''));
+    if (/auth|token|key|secret|password|cookie|session/i.test(name))
+      r.addSecret(value.replace(/^(Bearer|Basic)\s+/i, ''));
   }
 }
 
-function traceChoice(trace: ClientTrace | undefined, d: DiscoveredCard, choice: InterfaceChoice): void {
+function traceChoice(
+  trace: ClientTrace | undefined,
+  d: DiscoveredCard,
+  choice: InterfaceChoice,
+): void {
   if (!trace) return;
-  trace.note('discovery', `card from ${d.cardUrl}${d.fromCache ? ' (cached, revalidated)' : ''}${d.etag ? `, ETag ${d.etag}` : ''}`);
+  trace.note(
+    'discovery',
+    `card from ${d.cardUrl}${d.fromCache ? ' (cached, revalidated)' : ''}${d.etag ? `, ETag ${d.etag}` : ''}`,
+  );
   for (const v of choice.verdicts) {
-    trace.note('interface', `${v.entry.source}: ${v.entry.binding} ${v.entry.version} at ${v.entry.url} → ${v.reason}`);
+    trace.note(
+      'interface',
+      `${v.entry.source}: ${v.entry.binding} ${v.entry.version} at ${v.entry.url} → ${v.reason}`,
+    );
   }
-  trace.note('interface', `chosen: ${choice.chosen.spoken} at ${choice.chosen.url} (${choice.reason})`);
+  trace.note(
+    'interface',
+    `chosen: ${choice.chosen.spoken} at ${choice.chosen.url} (${choice.reason})`,
+  );
 }
 
 function tracePlan(trace: ClientTrace | undefined, plan: AuthPlan): void {
@@ -79,7 +99,12 @@ function tracePlan(trace: ClientTrace | undefined, plan: AuthPlan): void {
   for (const w of plan.warnings) trace?.note('auth', `warning: ${w}`);
 }
 
-async function openOAuth(o: A2AClientOptions, schemes: CardScheme[], d: DiscoveredCard, common: Omit<ClientFetchOptions, 'stage'>): Promise<OAuthSession | undefined> {
+async function openOAuth(
+  o: A2AClientOptions,
+  schemes: CardScheme[],
+  d: DiscoveredCard,
+  common: Omit<ClientFetchOptions, 'stage'>,
+): Promise<OAuthSession | undefined> {
   const oauthSchemes = schemes.filter((s) => OAUTH_KINDS.has(s.kind));
   if (o.token || !o.oauth || !oauthSchemes.length) return undefined;
   const fetchImpl = createClientFetch({ ...common, stage: 'oauth' });
@@ -96,23 +121,48 @@ export async function connectParts(url: string, o: A2AClientOptions): Promise<Co
   registerSecrets(o);
   const base = baseFor(o);
   try {
-    const common = { base: base.fetch, extraHeaders: o.headers ?? [], timeoutMs, maxBodyBytes, trace: o.trace };
+    const common = {
+      base: base.fetch,
+      extraHeaders: o.headers ?? [],
+      timeoutMs,
+      maxBodyBytes,
+      trace: o.trace,
+    };
     const discoveryFetch = createClientFetch({ ...common, stage: 'discovery' });
-    const discovered = await discoverCard(url, { fetchImpl: discoveryFetch, maxBodyBytes, cache: o.cardCache ?? new MemoryCardCache(), trace: o.trace });
+    const discovered = await discoverCard(url, {
+      fetchImpl: discoveryFetch,
+      maxBodyBytes,
+      cache: o.cardCache ?? new MemoryCardCache(),
+      trace: o.trace,
+    });
     const choice = chooseInterface(discovered.card, o.prefer);
     traceChoice(o.trace, discovered, choice);
     const sdkCard = toSdkCard(discovered.card);
     const schemes = parseSchemes(discovered.card);
-    for (const s of schemes) if (s.kind === 'apiKey' && s.location === 'query' && s.paramName) o.trace?.redactor.addSecretParam(s.paramName);
+    for (const s of schemes)
+      if (s.kind === 'apiKey' && s.location === 'query' && s.paramName)
+        o.trace?.redactor.addSecretParam(s.paramName);
     const session = await openOAuth(o, schemes, discovered, common);
     const token = o.token ?? (session ? await session.accessToken() : undefined);
     o.trace?.redactor.addSecret(token);
     const tokenSource = session ? session.source : (o.tokenSource ?? '--token');
-    const plan = planAuth(schemes, requiredSchemes(discovered.card), { token, tokenSource, clientCertificate: base.clientCertificate });
+    const plan = planAuth(schemes, requiredSchemes(discovered.card), {
+      token,
+      tokenSource,
+      clientCertificate: base.clientCertificate,
+    });
     tracePlan(o.trace, plan);
-    const auth = session ? sessionAuth(session, o.trace) : async (): Promise<AppliedAuth> => plan.applied;
-    const onUnauthorized = session ? async (): Promise<boolean> => (session.invalidate(), true) : undefined;
-    const sdk = await bindSdkClient(sdkCard, choice, createClientFetch({ ...common, auth, onUnauthorized, stage: 'call' }));
+    const auth = session
+      ? sessionAuth(session, o.trace)
+      : async (): Promise<AppliedAuth> => plan.applied;
+    const onUnauthorized = session
+      ? async (): Promise<boolean> => (session.invalidate(), true)
+      : undefined;
+    const sdk = await bindSdkClient(
+      sdkCard,
+      choice,
+      createClientFetch({ ...common, auth, onUnauthorized, stage: 'call' }),
+    );
     return { discovered, sdkCard, choice, schemes, plan, sdk, base, timeoutMs };
   } catch (err) {
     await base.close();

@@ -37,7 +37,11 @@ function tokenScheme(schemes: CardScheme[], required: string[][]): CardScheme | 
   }
   const keys = schemes.filter((s) => s.kind === 'apiKey');
   const requiredNames = new Set(required.flat());
-  return keys.find((s) => requiredNames.has(s.name)) ?? keys[0] ?? schemes.find((s) => s.kind === 'basic');
+  return (
+    keys.find((s) => requiredNames.has(s.name)) ??
+    keys[0] ??
+    schemes.find((s) => s.kind === 'basic')
+  );
 }
 
 /** The header or query parameter that carries `token` under scheme `s`. */
@@ -47,7 +51,12 @@ function apply(s: CardScheme | undefined, token: string): { applied: AppliedAuth
     if (s.location === 'query') applied.query[s.paramName] = token;
     else if (s.location === 'cookie') applied.headers.Cookie = `${s.paramName}=${token}`;
     else applied.headers[s.paramName] = token;
-    const where = s.location === 'query' ? `query parameter ${s.paramName}=` : s.location === 'cookie' ? `cookie ${s.paramName}=` : `header ${s.paramName}: `;
+    const where =
+      s.location === 'query'
+        ? `query parameter ${s.paramName}=`
+        : s.location === 'cookie'
+          ? `cookie ${s.paramName}=`
+          : `header ${s.paramName}: `;
     return { applied, shown: `${where}[REDACTED]` };
   }
   if (s?.kind === 'basic') {
@@ -81,7 +90,10 @@ export function planAuth(schemes: CardScheme[], required: string[][], input: Aut
   for (const s of schemes) {
     let what = 'not used';
     if (s === target && sent) what = `sending ${sent.shown}${source}`;
-    else if (s.kind === 'mtls') what = input.clientCertificate ? 'client certificate presented' : 'no client certificate given (--tls-cert/--tls-key)';
+    else if (s.kind === 'mtls')
+      what = input.clientCertificate
+        ? 'client certificate presented'
+        : 'no client certificate given (--tls-cert/--tls-key)';
     lines.push(`${describeScheme(s)} → ${what}`);
   }
   if (sent && !target) {
@@ -89,9 +101,20 @@ export function planAuth(schemes: CardScheme[], required: string[][], input: Aut
   }
   if (!schemes.length) lines.unshift('the card declares no security scheme');
   const satisfied = (names: string[]): boolean =>
-    names.every((n) => n === target?.name || (input.clientCertificate && schemes.find((s) => s.name === n)?.kind === 'mtls'));
+    names.every(
+      (n) =>
+        n === target?.name ||
+        (input.clientCertificate && schemes.find((s) => s.name === n)?.kind === 'mtls'),
+    );
   if (required.length && !required.some(satisfied)) {
-    warnings.push(`the card requires ${required.map((r) => r.join(' + ') || '(nothing)').join(' or ')}; what was given does not satisfy it`);
+    warnings.push(
+      `the card requires ${required.map((r) => r.join(' + ') || '(nothing)').join(' or ')}; what was given does not satisfy it`,
+    );
   }
-  return { applied: sent?.applied ?? { headers: {}, query: {} }, usedScheme: target?.name, lines, warnings };
+  return {
+    applied: sent?.applied ?? { headers: {}, query: {} },
+    usedScheme: target?.name,
+    lines,
+    warnings,
+  };
 }

@@ -43,7 +43,11 @@ export async function readCappedText(res: Response, maxBytes: number): Promise<s
 
 /** A copy of `res` with the same status and headers and a new body stream. */
 function withBody(res: Response, body: ReadableStream<Uint8Array>): Response {
-  const copy = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  const copy = new Response(body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
   Object.defineProperty(copy, 'url', { value: res.url });
   return copy;
 }

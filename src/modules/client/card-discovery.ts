@@ -73,7 +73,10 @@ export function cardUrlCandidates(input: string): string[] {
     throw new A2AClientError(A2AClientErrorCode.InvalidUrl, `not an absolute URL: ${input}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new A2AClientError(A2AClientErrorCode.InvalidUrl, `only http and https URLs are supported: ${url.protocol}`);
+    throw new A2AClientError(
+      A2AClientErrorCode.InvalidUrl,
+      `only http and https URLs are supported: ${url.protocol}`,
+    );
   }
   url.search = '';
   url.hash = '';
@@ -81,11 +84,16 @@ export function cardUrlCandidates(input: string): string[] {
   for (const known of [AGENT_CARD_WELL_KNOWN, LEGACY_AGENT_CARD_WELL_KNOWN]) {
     if (path.endsWith(known)) {
       const base = url.origin + path.slice(0, -known.length);
-      return known === AGENT_CARD_WELL_KNOWN ? [base + known, base + LEGACY_AGENT_CARD_WELL_KNOWN] : [base + known];
+      return known === AGENT_CARD_WELL_KNOWN
+        ? [base + known, base + LEGACY_AGENT_CARD_WELL_KNOWN]
+        : [base + known];
     }
   }
   if (path.endsWith('.json')) return [url.origin + path];
-  return [url.origin + path + AGENT_CARD_WELL_KNOWN, url.origin + path + LEGACY_AGENT_CARD_WELL_KNOWN];
+  return [
+    url.origin + path + AGENT_CARD_WELL_KNOWN,
+    url.origin + path + LEGACY_AGENT_CARD_WELL_KNOWN,
+  ];
 }
 
 /**
@@ -118,10 +126,18 @@ export async function discoverCard(input: string, o: DiscoveryOptions): Promise<
     return readCard(cardUrl, res, o, candidates);
   }
   /* istanbul ignore next: the loop always returns or throws on the last candidate */
-  throw new A2AClientError(A2AClientErrorCode.CardNotFound, `no agent card at ${candidates.join(' or ')}`);
+  throw new A2AClientError(
+    A2AClientErrorCode.CardNotFound,
+    `no agent card at ${candidates.join(' or ')}`,
+  );
 }
 
-async function readCard(cardUrl: string, res: Response, o: DiscoveryOptions, tried: string[]): Promise<DiscoveredCard> {
+async function readCard(
+  cardUrl: string,
+  res: Response,
+  o: DiscoveryOptions,
+  tried: string[],
+): Promise<DiscoveredCard> {
   if (!res.ok) {
     await res.body?.cancel();
     throw statusError(cardUrl, res.status, tried);
@@ -131,10 +147,16 @@ async function readCard(cardUrl: string, res: Response, o: DiscoveryOptions, tri
   try {
     card = JSON.parse(text);
   } catch {
-    throw new A2AClientError(A2AClientErrorCode.CardInvalid, `the agent card at ${cardUrl} is not valid JSON`);
+    throw new A2AClientError(
+      A2AClientErrorCode.CardInvalid,
+      `the agent card at ${cardUrl} is not valid JSON`,
+    );
   }
   if (!card || typeof card !== 'object' || Array.isArray(card)) {
-    throw new A2AClientError(A2AClientErrorCode.CardInvalid, `the agent card at ${cardUrl} is not a JSON object`);
+    throw new A2AClientError(
+      A2AClientErrorCode.CardInvalid,
+      `the agent card at ${cardUrl} is not a JSON object`,
+    );
   }
   const etag = res.headers.get('etag') ?? undefined;
   if (etag) o.cache?.set(cardUrl, { etag, card: card as Record<string, unknown> });
@@ -151,11 +173,19 @@ function statusError(cardUrl: string, status: number, tried: string[]): A2AClien
     );
   }
   if (status === 404) {
-    return new A2AClientError(A2AClientErrorCode.CardNotFound, `no agent card at ${tried.join(' nor ')} (HTTP 404)`, {
-      status,
-    });
+    return new A2AClientError(
+      A2AClientErrorCode.CardNotFound,
+      `no agent card at ${tried.join(' nor ')} (HTTP 404)`,
+      {
+        status,
+      },
+    );
   }
-  return new A2AClientError(A2AClientErrorCode.HttpError, `reading the agent card at ${cardUrl} failed: HTTP ${status}`, {
-    status,
-  });
+  return new A2AClientError(
+    A2AClientErrorCode.HttpError,
+    `reading the agent card at ${cardUrl} failed: HTTP ${status}`,
+    {
+      status,
+    },
+  );
 }

@@ -54,7 +54,11 @@ export function createClientFetch(o: ClientFetchOptions): typeof fetch {
 }
 
 /** One exchange: credentials, bounds, trace, body wrapping. */
-async function once(o: ClientFetchOptions, input: FetchInput, init: RequestInit): Promise<Response> {
+async function once(
+  o: ClientFetchOptions,
+  input: FetchInput,
+  init: RequestInit,
+): Promise<Response> {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const headers = new Headers(init.headers);
   for (const [n, v] of o.extraHeaders) if (!headers.has(n)) headers.set(n, v);
@@ -70,7 +74,11 @@ async function once(o: ClientFetchOptions, input: FetchInput, init: RequestInit)
   try {
     res = await o.base(url, { ...init, headers, signal: bound.signal });
   } catch (err) {
-    throw toClientError(err, `${method} ${o.trace?.redactor.url(url.href) ?? url.origin}`, o.timeoutMs);
+    throw toClientError(
+      err,
+      `${method} ${o.trace?.redactor.url(url.href) ?? url.origin}`,
+      o.timeoutMs,
+    );
   } finally {
     bound.headersArrived();
   }
@@ -86,10 +94,16 @@ function boundSignal(
 ): { signal: AbortSignal; headersArrived: () => void } {
   if (!streaming) {
     const timeout = AbortSignal.timeout(timeoutMs);
-    return { signal: outer ? AbortSignal.any([outer, timeout]) : timeout, headersArrived: () => undefined };
+    return {
+      signal: outer ? AbortSignal.any([outer, timeout]) : timeout,
+      headersArrived: () => undefined,
+    };
   }
   const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(new DOMException('stream did not open in time', 'TimeoutError')), timeoutMs);
+  const timer = setTimeout(
+    () => ctl.abort(new DOMException('stream did not open in time', 'TimeoutError')),
+    timeoutMs,
+  );
   return {
     signal: outer ? AbortSignal.any([outer, ctl.signal]) : ctl.signal,
     headersArrived: () => clearTimeout(timer),
@@ -105,23 +119,42 @@ export function toClientError(err: unknown, what: string, timeoutMs: number): un
   if (err instanceof A2AClientError) return err;
   const name = (err as { name?: string })?.name;
   if (name === 'TimeoutError') {
-    return new A2AClientError(A2AClientErrorCode.Timeout, `${what}: no answer within ${timeoutMs} ms`, { cause: err });
+    return new A2AClientError(
+      A2AClientErrorCode.Timeout,
+      `${what}: no answer within ${timeoutMs} ms`,
+      { cause: err },
+    );
   }
   // fetch's TypeError may come from another realm (jest), so match by name and message.
-  const failed = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const failed = err as {
+    name?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
   if (failed?.name === 'TypeError' && (failed.message === 'fetch failed' || failed.cause?.code)) {
     const detail = failed.cause?.code ?? failed.cause?.message ?? failed.message;
-    return new A2AClientError(A2AClientErrorCode.Unreachable, `${what}: cannot reach the host (${detail})`, { cause: err });
+    return new A2AClientError(
+      A2AClientErrorCode.Unreachable,
+      `${what}: cannot reach the host (${detail})`,
+      { cause: err },
+    );
   }
   return err;
 }
 
-function traceRequest(o: ClientFetchOptions, method: string, url: URL, headers: Headers, body: unknown): void {
+function traceRequest(
+  o: ClientFetchOptions,
+  method: string,
+  url: URL,
+  headers: Headers,
+  body: unknown,
+): void {
   const t = o.trace;
   if (!t) return;
   t.add(o.stage, '→', `${method} ${t.redactor.url(url.href)}`);
   for (const [n, v] of t.redactor.headers(headers.entries())) t.add(o.stage, '→', `  ${n}: ${v}`);
-  if (typeof body === 'string' && t.bodyChars > 0) t.add(o.stage, '→', `  body: ${t.excerpt(body)}`);
+  if (typeof body === 'string' && t.bodyChars > 0)
+    t.add(o.stage, '→', `  body: ${t.excerpt(body)}`);
 }
 
 async function traceResponse(o: ClientFetchOptions, res: Response, ms: number): Promise<void> {
@@ -129,7 +162,11 @@ async function traceResponse(o: ClientFetchOptions, res: Response, ms: number): 
   if (!t) return;
   const type = res.headers.get('content-type') ?? '-';
   const etag = res.headers.get('etag');
-  t.add(o.stage, '←', `${res.status} ${res.statusText} (${type}${etag ? `, ETag ${etag}` : ''}) in ${ms} ms`);
+  t.add(
+    o.stage,
+    '←',
+    `${res.status} ${res.statusText} (${type}${etag ? `, ETag ${etag}` : ''}) in ${ms} ms`,
+  );
   const challenge = res.headers.get('www-authenticate');
   if (challenge) t.add(o.stage, '←', `  www-authenticate: ${challenge}`);
   if (t.bodyChars === 0 || isEventStream(res) || !res.body) return;

@@ -38,7 +38,12 @@ export class ClientTrace {
 
   /** Records a line. */
   add(stage: TraceStage, arrow: TraceEntry['arrow'], text: string): void {
-    const entry: TraceEntry = { stage, arrow, text: this.redactor.text(text), atMs: Date.now() - this.started };
+    const entry: TraceEntry = {
+      stage,
+      arrow,
+      text: this.redactor.text(text),
+      atMs: Date.now() - this.started,
+    };
     this.entries.push(entry);
     this.onEntry?.(entry);
   }
@@ -51,7 +56,9 @@ export class ClientTrace {
   /** A body excerpt for the trace: whitespace collapsed, cut at {@link ClientTrace.bodyChars}. */
   excerpt(body: string): string {
     const flat = body.replace(/\s+/g, ' ').trim();
-    return flat.length > this.bodyChars ? `${flat.slice(0, this.bodyChars)}… (${flat.length} chars)` : flat;
+    return flat.length > this.bodyChars
+      ? `${flat.slice(0, this.bodyChars)}… (${flat.length} chars)`
+      : flat;
   }
 }
 

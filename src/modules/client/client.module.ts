@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
-import { A2aCallCommand, A2aCommand, A2aDiscoverCommand, A2aListCommand } from './commands/a2a.command';
+import {
+  A2aCallCommand,
+  A2aCommand,
+  A2aDiscoverCommand,
+  A2aListCommand,
+} from './commands/a2a.command';
 import { ConnectA2aCommand, ConnectCommand } from './commands/connect-a2a.command';
 import { ConnectionsStore } from './connections.store';
 
@@ -14,4 +19,11 @@ import { ConnectionsStore } from './connections.store';
 export class ClientModule {}
 
 /** Every provider of the `connect a2a` and `a2a` command trees, for a CLI module's `providers`. */
-export const CLIENT_COMMANDS = [ConnectCommand, ConnectA2aCommand, A2aCommand, A2aListCommand, A2aCallCommand, A2aDiscoverCommand];
+export const CLIENT_COMMANDS = [
+  ConnectCommand,
+  ConnectA2aCommand,
+  A2aCommand,
+  A2aListCommand,
+  A2aCallCommand,
+  A2aDiscoverCommand,
+];

@@ -33,18 +33,33 @@ export const CHECKS = [
 ] as const;
 
 const DISCOVERY_CODES = new Set<string>([
-  A2AClientErrorCode.InvalidUrl, A2AClientErrorCode.CardNotFound, A2AClientErrorCode.CardProtected,
-  A2AClientErrorCode.ResponseTooLarge, A2AClientErrorCode.Timeout, A2AClientErrorCode.Unreachable, A2AClientErrorCode.HttpError,
+  A2AClientErrorCode.InvalidUrl,
+  A2AClientErrorCode.CardNotFound,
+  A2AClientErrorCode.CardProtected,
+  A2AClientErrorCode.ResponseTooLarge,
+  A2AClientErrorCode.Timeout,
+  A2AClientErrorCode.Unreachable,
+  A2AClientErrorCode.HttpError,
 ]);
 
-const REQUIRED_FIELDS = ['name', 'description', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'];
+const REQUIRED_FIELDS = [
+  'name',
+  'description',
+  'version',
+  'capabilities',
+  'defaultInputModes',
+  'defaultOutputModes',
+  'skills',
+];
 
 /** Missing or mistyped required card fields (A2A §5.5 AgentCard). */
 export function cardShapeProblems(card: Record<string, unknown>): string[] {
   const problems = REQUIRED_FIELDS.filter((f) => card[f] === undefined).map((f) => `missing ${f}`);
-  for (const f of ['defaultInputModes', 'defaultOutputModes', 'skills']) if (card[f] !== undefined && !Array.isArray(card[f])) problems.push(`${f} is not an array`);
+  for (const f of ['defaultInputModes', 'defaultOutputModes', 'skills'])
+    if (card[f] !== undefined && !Array.isArray(card[f])) problems.push(`${f} is not an array`);
   const interfaces = Array.isArray(card.supportedInterfaces) && card.supportedInterfaces.length > 0;
-  if (!interfaces && typeof card.url !== 'string') problems.push('neither supportedInterfaces nor url');
+  if (!interfaces && typeof card.url !== 'string')
+    problems.push('neither supportedInterfaces nor url');
   return problems;
 }
 
@@ -72,7 +87,11 @@ class Run {
  * Not a server conformance result. Never throws: every failure is a `fail` row.
  * @see A2A specification §3.1 (operations), §5 (discovery), §7.1.3 (context continuity).
  */
-export async function runConformance(url: string, options: A2AClientOptions, o: ConformanceOptions = {}): Promise<CheckResult[]> {
+export async function runConformance(
+  url: string,
+  options: A2AClientOptions,
+  o: ConformanceOptions = {},
+): Promise<CheckResult[]> {
   const run = new Run();
   let client: A2AClient;
   try {
@@ -97,14 +116,22 @@ async function checks(run: Run, client: A2AClient, o: ConformanceOptions): Promi
   const d = client.discovery;
   run.add('card fetch', 'pass', `${d.cardUrl}${d.etag ? ` (ETag ${d.etag})` : ''}`);
   const problems = cardShapeProblems(client.rawCard);
-  run.add('card shape', problems.length ? 'fail' : 'pass', problems.join('; ') || `${client.card.name}; ${client.interface.chosen.spoken} chosen`);
+  run.add(
+    'card shape',
+    problems.length ? 'fail' : 'pass',
+    problems.join('; ') || `${client.card.name}; ${client.interface.chosen.spoken} chosen`,
+  );
   if (o.send === false) return run.skipRest('--no-send: card only');
   try {
     await client.getTask(`conformance-probe-${randomUUID()}`);
     run.add('interface reachable', 'fail', 'GetTask of a random id returned a task');
   } catch (err) {
     const notFound = err instanceof TaskNotFoundError;
-    run.add('interface reachable', notFound ? 'pass' : 'fail', notFound ? `${client.interface.chosen.spoken} answered TaskNotFound` : message(err));
+    run.add(
+      'interface reachable',
+      notFound ? 'pass' : 'fail',
+      notFound ? `${client.interface.chosen.spoken} answered TaskNotFound` : message(err),
+    );
   }
   const task = await sendCheck(run, client, o.text ?? 'hello');
   if (!task) return run.skipRest('no completed task');
@@ -123,7 +150,13 @@ async function sendCheck(run: Run, client: A2AClient, text: string): Promise<Tas
       run.add('send completes', 'pass', `task ${v.taskId} completed`);
       return result as Task;
     }
-    run.add('send completes', 'fail', v.kind === 'message' ? 'the agent answered with a Message, not a completed task' : `task ended ${v.state}`);
+    run.add(
+      'send completes',
+      'fail',
+      v.kind === 'message'
+        ? 'the agent answered with a Message, not a completed task'
+        : `task ended ${v.state}`,
+    );
   } catch (err) {
     run.add('send completes', 'fail', message(err));
   }
@@ -134,7 +167,11 @@ async function getCheck(run: Run, client: A2AClient, task: Task): Promise<void> 
   try {
     const got = await client.getTask(task.id);
     const ok = got.id === task.id;
-    run.add('get returns the task', ok ? 'pass' : 'fail', ok ? `state ${viewResult(got).state}` : `returned task ${got.id}`);
+    run.add(
+      'get returns the task',
+      ok ? 'pass' : 'fail',
+      ok ? `state ${viewResult(got).state}` : `returned task ${got.id}`,
+    );
   } catch (err) {
     run.add('get returns the task', 'fail', message(err));
   }
@@ -143,21 +180,34 @@ async function getCheck(run: Run, client: A2AClient, task: Task): Promise<void> 
 async function cancelCheck(run: Run, client: A2AClient, task: Task): Promise<void> {
   try {
     const after = await client.cancel(task.id);
-    run.add('cancel behaves', 'fail', `cancelling a completed task returned state ${viewResult(after).state}; expected TaskNotCancelable`);
+    run.add(
+      'cancel behaves',
+      'fail',
+      `cancelling a completed task returned state ${viewResult(after).state}; expected TaskNotCancelable`,
+    );
   } catch (err) {
     const ok = err instanceof TaskNotCancelableError;
-    run.add('cancel behaves', ok ? 'pass' : 'fail', ok ? 'a completed task is refused as not cancelable' : message(err));
+    run.add(
+      'cancel behaves',
+      ok ? 'pass' : 'fail',
+      ok ? 'a completed task is refused as not cancelable' : message(err),
+    );
   }
 }
 
 async function streamCheck(run: Run, client: A2AClient, text: string): Promise<void> {
-  if (!client.card.capabilities?.streaming) return run.add('stream works', 'skip', 'streaming not advertised');
+  if (!client.card.capabilities?.streaming)
+    return run.add('stream works', 'skip', 'streaming not advertised');
   try {
     let last: ReturnType<typeof viewResult> | undefined;
     let events = 0;
     for await (const e of client.stream(text)) [last, events] = [viewResult(e), events + 1];
     const ok = last?.kind === 'message' || last?.state === 'completed';
-    run.add('stream works', ok ? 'pass' : 'fail', `${events} event(s), last ${last ? `${last.kind} ${last.state ?? ''}`.trim() : 'none'}`);
+    run.add(
+      'stream works',
+      ok ? 'pass' : 'fail',
+      `${events} event(s), last ${last ? `${last.kind} ${last.state ?? ''}`.trim() : 'none'}`,
+    );
   } catch (err) {
     run.add('stream works', 'fail', message(err));
   }
@@ -167,7 +217,11 @@ async function contextCheck(run: Run, client: A2AClient, task: Task, text: strin
   try {
     const second = viewResult(await client.send(text, { contextId: task.contextId }));
     const ok = second.contextId === task.contextId;
-    run.add('context continuity', ok ? 'pass' : 'fail', ok ? `two sends in context ${task.contextId}` : `second send got context ${second.contextId}`);
+    run.add(
+      'context continuity',
+      ok ? 'pass' : 'fail',
+      ok ? `two sends in context ${task.contextId}` : `second send got context ${second.contextId}`,
+    );
   } catch (err) {
     run.add('context continuity', 'fail', message(err));
   }

@@ -63,9 +63,14 @@ export class ConnectionsStore {
    * @throws {Error} Invalid name.
    */
   save(conn: Omit<SavedConnection, 'savedAt'>): SavedConnection {
-    if (!CONNECTION_NAME.test(conn.name)) throw new Error(`invalid connection name "${conn.name}" (1-64 of A-Z a-z 0-9 . _ -)`);
+    if (!CONNECTION_NAME.test(conn.name))
+      throw new Error(`invalid connection name "${conn.name}" (1-64 of A-Z a-z 0-9 . _ -)`);
     const data = this.read();
-    const saved: SavedConnection = { ...data.connections[conn.name], ...conn, savedAt: new Date().toISOString() };
+    const saved: SavedConnection = {
+      ...data.connections[conn.name],
+      ...conn,
+      savedAt: new Date().toISOString(),
+    };
     data.connections[conn.name] = saved;
     this.write(data);
     return saved;
@@ -75,7 +80,11 @@ export class ConnectionsStore {
   update(name: string, patch: Partial<SavedConnection>): void {
     const data = this.read();
     if (!data.connections[name]) return;
-    data.connections[name] = { ...data.connections[name], ...patch, savedAt: new Date().toISOString() };
+    data.connections[name] = {
+      ...data.connections[name],
+      ...patch,
+      savedAt: new Date().toISOString(),
+    };
     this.write(data);
   }
 

@@ -4,7 +4,11 @@ import { A2AClientError, A2AClientErrorCode } from './client.errors';
 export type SpokenInterface = 'JSONRPC 1.0' | 'JSONRPC 0.3' | 'HTTP+JSON 1.0';
 
 /** Every interface this client speaks. */
-export const SPOKEN_INTERFACES: readonly SpokenInterface[] = ['JSONRPC 1.0', 'JSONRPC 0.3', 'HTTP+JSON 1.0'];
+export const SPOKEN_INTERFACES: readonly SpokenInterface[] = [
+  'JSONRPC 1.0',
+  'JSONRPC 0.3',
+  'HTTP+JSON 1.0',
+];
 
 /** One interface entry as the card lists it (either card shape). */
 export interface CardInterface {
@@ -62,11 +66,23 @@ export function listInterfaces(card: Record<string, unknown>): CardInterface[] {
   const version = str(card.protocolVersion) || '0.3';
   const out: CardInterface[] = [];
   if (typeof card.url === 'string') {
-    out.push({ url: card.url, binding: str(card.preferredTransport) || 'JSONRPC', version, tenant: '', source: 'url' });
+    out.push({
+      url: card.url,
+      binding: str(card.preferredTransport) || 'JSONRPC',
+      version,
+      tenant: '',
+      source: 'url',
+    });
   }
   const additional = Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces : [];
   additional.forEach((raw: Record<string, unknown>, i) => {
-    out.push({ url: str(raw?.url), binding: str(raw?.transport), version, tenant: '', source: `additionalInterfaces[${i}]` });
+    out.push({
+      url: str(raw?.url),
+      binding: str(raw?.transport),
+      version,
+      tenant: '',
+      source: `additionalInterfaces[${i}]`,
+    });
   });
   return out;
 }
@@ -87,13 +103,17 @@ export function judgeInterface(entry: CardInterface): InterfaceVerdict {
   } catch {
     return { entry, reason: `no usable URL (${entry.url || 'missing'})` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { entry, reason: `${url.protocol} URLs are not supported` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { entry, reason: `${url.protocol} URLs are not supported` };
   if (binding === 'GRPC') return { entry, reason: 'gRPC is not supported by this client' };
-  if (binding !== 'JSONRPC' && binding !== 'HTTP+JSON') return { entry, reason: `unknown binding "${entry.binding}"` };
+  if (binding !== 'JSONRPC' && binding !== 'HTTP+JSON')
+    return { entry, reason: `unknown binding "${entry.binding}"` };
   const family = versionFamily(entry.version);
-  if (!family) return { entry, reason: `protocol version "${entry.version || 'missing'}" is not 1.0 or 0.3` };
+  if (!family)
+    return { entry, reason: `protocol version "${entry.version || 'missing'}" is not 1.0 or 0.3` };
   const spoken = `${binding} ${family}` as SpokenInterface;
-  if (!SPOKEN_INTERFACES.includes(spoken)) return { entry, reason: `${binding} ${family} is not supported by this client` };
+  if (!SPOKEN_INTERFACES.includes(spoken))
+    return { entry, reason: `${binding} ${family} is not supported by this client` };
   return { entry, spoken, reason: `speaks ${spoken}` };
 }
 
@@ -104,10 +124,14 @@ export function judgeInterface(entry: CardInterface): InterfaceVerdict {
  * @throws {A2AClientError} `NO_USABLE_INTERFACE`, listing every entry and why it was skipped.
  * @see A2A specification §3.2 (the client picks from the interfaces the agent declares).
  */
-export function chooseInterface(card: Record<string, unknown>, prefer?: readonly SpokenInterface[]): InterfaceChoice {
+export function chooseInterface(
+  card: Record<string, unknown>,
+  prefer?: readonly SpokenInterface[],
+): InterfaceChoice {
   const verdicts = listInterfaces(card).map((entry) => {
     const v = judgeInterface(entry);
-    if (v.spoken && prefer && !prefer.includes(v.spoken)) return { entry, reason: `${v.spoken} excluded by preference` };
+    if (v.spoken && prefer && !prefer.includes(v.spoken))
+      return { entry, reason: `${v.spoken} excluded by preference` };
     return v;
   });
   const first = verdicts.find((v) => v.spoken);
@@ -120,7 +144,12 @@ export function chooseInterface(card: Record<string, unknown>, prefer?: readonly
     return { chosen: { ...first.entry, spoken: first.spoken }, reason, verdicts };
   }
   const listed = verdicts.length
-    ? verdicts.map((v) => `  ${v.entry.source}: ${v.entry.binding || '?'} ${v.entry.version || '?'} at ${v.entry.url || '?'}: ${v.reason}`).join('\n')
+    ? verdicts
+        .map(
+          (v) =>
+            `  ${v.entry.source}: ${v.entry.binding || '?'} ${v.entry.version || '?'} at ${v.entry.url || '?'}: ${v.reason}`,
+        )
+        .join('\n')
     : '  (the card lists no interface: neither supportedInterfaces nor url)';
   throw new A2AClientError(
     A2AClientErrorCode.NoUsableInterface,

@@ -6,9 +6,18 @@ describe(Redactor.name, () => {
     ['basic dXNlcjpwYXNzd29yZA==', 'basic [REDACTED]'],
     ['key sqk_live_AbC123.def and sqk_test_x-y', 'key sqk_live_[REDACTED] and sqk_test_[REDACTED]'],
     ['OPENAI sk-proj-abcdefghijkl', 'OPENAI sk-[REDACTED]'],
-    ['GET /x?access_token=t0k&page=2&api_key=k3y', 'GET /x?access_token=[REDACTED]&page=2&api_key=[REDACTED]'],
-    ['{"access_token":"a1","refresh_token":"r1","expires_in":3600}', '{"access_token":"[REDACTED]","refresh_token":"[REDACTED]","expires_in":3600}'],
-    ['www-authenticate: Bearer realm="superqode-a2a", error="invalid_token"', 'www-authenticate: Bearer realm="superqode-a2a", error="invalid_token"'],
+    [
+      'GET /x?access_token=t0k&page=2&api_key=k3y',
+      'GET /x?access_token=[REDACTED]&page=2&api_key=[REDACTED]',
+    ],
+    [
+      '{"access_token":"a1","refresh_token":"r1","expires_in":3600}',
+      '{"access_token":"[REDACTED]","refresh_token":"[REDACTED]","expires_in":3600}',
+    ],
+    [
+      'www-authenticate: Bearer realm="superqode-a2a", error="invalid_token"',
+      'www-authenticate: Bearer realm="superqode-a2a", error="invalid_token"',
+    ],
     ['sending the token from --token', 'sending the token from --token'],
   ])('redacts %s', (input, expected) => {
     expect(new Redactor().text(input)).toBe(expected);
@@ -19,7 +28,9 @@ describe(Redactor.name, () => {
     r.addSecret('hunter2-secret');
     r.addSecret('ab'); // too short to redact safely
     r.addSecretParam('x-key');
-    expect(r.text('pw=hunter2-secret; ab; /?x-key=v&y=1')).toBe('pw=[REDACTED]; ab; /?x-key=[REDACTED]&y=1');
+    expect(r.text('pw=hunter2-secret; ab; /?x-key=v&y=1')).toBe(
+      'pw=[REDACTED]; ab; /?x-key=[REDACTED]&y=1',
+    );
   });
 
   it('masks credential headers by name, keeping the Authorization scheme word', () => {

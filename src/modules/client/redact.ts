@@ -4,7 +4,8 @@ import { redactUrl } from '../../common/http/redact-url';
 export const REDACTED = '[REDACTED]';
 
 /** Header names whose values are always secret (lower case). */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|auth|token|secret|api[-_]?key|password|session/i;
+const SECRET_HEADER =
+  /^(authorization|proxy-authorization|cookie|set-cookie)$|auth|token|secret|api[-_]?key|password|session/i;
 
 const PATTERNS: [RegExp, string][] = [
   // Authorization credentials: keep the scheme word, drop the credential (not challenge params).
@@ -51,9 +52,13 @@ export class Redactor {
   /** Text with every known secret and secret-looking value replaced by `[REDACTED]`. */
   text(input: string): string {
     let out = input;
-    for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
+    for (const s of [...this.secrets].sort((a, b) => b.length - a.length))
+      out = out.split(s).join(REDACTED);
     for (const name of this.secretParams) {
-      out = out.replace(new RegExp(`([?&]${escapeRegExp(name)}=)[^&#\\s"']*`, 'gi'), `$1${REDACTED}`);
+      out = out.replace(
+        new RegExp(`([?&]${escapeRegExp(name)}=)[^&#\\s"']*`, 'gi'),
+        `$1${REDACTED}`,
+      );
     }
     for (const [re, to] of PATTERNS) out = out.replace(re, to);
     return out;
@@ -69,7 +74,10 @@ export class Redactor {
    * auth/token/key/secret/password/session) replaced, keeping the scheme word of Authorization.
    */
   headers(input: Iterable<[string, string]>): [string, string][] {
-    return [...input].map(([name, value]) => [name, SECRET_HEADER.test(name) ? maskHeader(value) : this.text(value)]);
+    return [...input].map(([name, value]) => [
+      name,
+      SECRET_HEADER.test(name) ? maskHeader(value) : this.text(value),
+    ]);
   }
 }
 

@@ -24,8 +24,12 @@ function obj(v: unknown): Json | undefined {
  * @see A2A specification §4.1.3 (TaskState); A2A 0.3 §6.3.
  */
 export function stateName(state: unknown): string {
-  let name = typeof state === 'number' ? taskStateToJSON(state) : typeof state === 'string' ? state : '';
-  name = name.replace(/^TASK_STATE_/i, '').toLowerCase().replace(/_/g, '-');
+  let name =
+    typeof state === 'number' ? taskStateToJSON(state) : typeof state === 'string' ? state : '';
+  name = name
+    .replace(/^TASK_STATE_/i, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
   return name && name !== 'unspecified' && name !== 'unrecognized' ? name : 'unknown';
 }
 
@@ -42,7 +46,11 @@ export function isTerminal(state: string): boolean {
 export function partText(part: unknown): string {
   const p = obj(part) ?? {};
   const content = obj(p.content);
-  const kase = content ? String(content.$case) : String(p.kind ?? Object.keys(p).find((k) => ['text', 'data', 'url', 'raw', 'file'].includes(k)));
+  const kase = content
+    ? String(content.$case)
+    : String(
+        p.kind ?? Object.keys(p).find((k) => ['text', 'data', 'url', 'raw', 'file'].includes(k)),
+      );
   const value = content ? content.value : p[kase];
   switch (kase) {
     case 'text':
@@ -68,7 +76,9 @@ function partsText(parts: unknown): string[] {
 
 /** Text of a task: its artifacts, or its status message when it has none. */
 function taskText(t: Json): string[] {
-  const artifacts = (Array.isArray(t.artifacts) ? t.artifacts : []).flatMap((a: Json) => partsText(obj(a)?.parts));
+  const artifacts = (Array.isArray(t.artifacts) ? t.artifacts : []).flatMap((a: Json) =>
+    partsText(obj(a)?.parts),
+  );
   return artifacts.length ? artifacts : partsText(obj(obj(t.status)?.message)?.parts);
 }
 
@@ -85,15 +95,32 @@ export function viewResult(result: unknown): ResultView {
   for (const k of ['task', 'message', 'statusUpdate', 'artifactUpdate']) {
     if (!kase && obj(r[k])) [kase, r] = [k, obj(r[k]) ?? {}];
   }
-  kase ??= String(r.kind ?? (r.status ? 'task' : r.artifact ? 'artifactUpdate' : r.parts ? 'message' : 'task'));
+  kase ??= String(
+    r.kind ?? (r.status ? 'task' : r.artifact ? 'artifactUpdate' : r.parts ? 'message' : 'task'),
+  );
   if (kase === 'status-update') kase = 'statusUpdate';
   if (kase === 'artifact-update') kase = 'artifactUpdate';
-  const ids = { taskId: String(r.taskId ?? r.id ?? '') || undefined, contextId: String(r.contextId ?? '') || undefined };
-  if (kase === 'message') return { kind: 'message', ...ids, taskId: String(r.taskId ?? '') || undefined, text: partsText(r.parts) };
+  const ids = {
+    taskId: String(r.taskId ?? r.id ?? '') || undefined,
+    contextId: String(r.contextId ?? '') || undefined,
+  };
+  if (kase === 'message')
+    return {
+      kind: 'message',
+      ...ids,
+      taskId: String(r.taskId ?? '') || undefined,
+      text: partsText(r.parts),
+    };
   if (kase === 'statusUpdate') {
     const st = obj(r.status);
-    return { kind: 'status', ...ids, state: stateName(st?.state), text: partsText(obj(st?.message)?.parts) };
+    return {
+      kind: 'status',
+      ...ids,
+      state: stateName(st?.state),
+      text: partsText(obj(st?.message)?.parts),
+    };
   }
-  if (kase === 'artifactUpdate') return { kind: 'artifact', ...ids, text: partsText(obj(r.artifact)?.parts) };
+  if (kase === 'artifactUpdate')
+    return { kind: 'artifact', ...ids, text: partsText(obj(r.artifact)?.parts) };
   return { kind: 'task', ...ids, state: stateName(obj(r.status)?.state), text: taskText(r) };
 }

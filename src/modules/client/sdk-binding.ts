@@ -20,11 +20,17 @@ import type { InterfaceChoice } from './interface-choice';
  */
 export function toSdkCard(card: Record<string, unknown>): AgentCard {
   try {
-    return new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }).normalizeAgentCard(card);
+    return new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }).normalizeAgentCard(
+      card,
+    );
   } catch (err) {
-    throw new A2AClientError(A2AClientErrorCode.CardInvalid, `the agent card cannot be read: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new A2AClientError(
+      A2AClientErrorCode.CardInvalid,
+      `the agent card cannot be read: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -73,7 +79,14 @@ export function textRequest(text: string, o: MessageOptions = {}): SendMessageRe
     contextId: o.contextId ?? '',
     taskId: o.taskId ?? '',
     role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts: [
+      {
+        content: { $case: 'text', value: text },
+        metadata: undefined,
+        filename: '',
+        mediaType: 'text/plain',
+      },
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

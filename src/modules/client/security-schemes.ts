@@ -1,5 +1,6 @@
 /** Kind of a security scheme declared by an agent card. */
-export type SchemeKind = 'bearer' | 'basic' | 'http' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mtls' | 'unknown';
+export type SchemeKind =
+  'bearer' | 'basic' | 'http' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mtls' | 'unknown';
 
 /** OAuth 2 flow names this client can run. */
 export type OAuthFlowName = 'clientCredentials' | 'deviceCode' | 'authorizationCode';
@@ -79,7 +80,11 @@ function kindOf(kase: string, body: Json): Omit<CardScheme, 'name' | 'descriptio
     case 'http':
     case 'httpAuthSecurityScheme': {
       const word = str(body.scheme);
-      const kind: SchemeKind = /^bearer$/i.test(word) ? 'bearer' : /^basic$/i.test(word) ? 'basic' : 'http';
+      const kind: SchemeKind = /^bearer$/i.test(word)
+        ? 'bearer'
+        : /^basic$/i.test(word)
+          ? 'basic'
+          : 'http';
       return { kind, httpScheme: word };
     }
     case 'apiKey':
@@ -112,7 +117,12 @@ export function parseSchemes(card: Json): CardScheme[] {
   const schemes = obj(card.securitySchemes) ?? {};
   return Object.entries(schemes).map(([name, raw]) => {
     const [kase, body] = unwrap(obj(raw) ?? {});
-    return { name, description: str(body.description), flows: flows(obj(body.flows)), ...kindOf(kase, body) };
+    return {
+      name,
+      description: str(body.description),
+      flows: flows(obj(body.flows)),
+      ...kindOf(kase, body),
+    };
   });
 }
 

@@ -1,7 +1,14 @@
 import { COLD_START_HINT_MS, withSpinner } from './spinner';
 
 function tty(isTTY: boolean): { isTTY: boolean; text: string; write(s: string): boolean } {
-  return { isTTY, text: '', write(s: string) { this.text += s; return true; } };
+  return {
+    isTTY,
+    text: '',
+    write(s: string) {
+      this.text += s;
+      return true;
+    },
+  };
 }
 
 describe(withSpinner.name, () => {
@@ -11,7 +18,10 @@ describe(withSpinner.name, () => {
     jest.useFakeTimers();
     const stream = tty(true);
     let finish: (v: string) => void = () => undefined;
-    const p = withSpinner('waiting for the agent', () => new Promise<string>((r) => (finish = r)), { stream, intervalMs: 500 });
+    const p = withSpinner('waiting for the agent', () => new Promise<string>((r) => (finish = r)), {
+      stream,
+      intervalMs: 500,
+    });
     jest.advanceTimersByTime(1_000);
     expect(stream.text).toMatch(/waiting for the agent 1\.0s/);
     expect(stream.text).not.toMatch(/cold-starting/);
@@ -23,8 +33,13 @@ describe(withSpinner.name, () => {
   });
 
   it('draws nothing when the stream is not a TTY or the spinner is disabled; errors pass through', async () => {
-    for (const [stream, enabled] of [[tty(false), true], [tty(true), false]] as const) {
-      await expect(withSpinner('x', () => Promise.reject(new Error('boom')), { stream, enabled })).rejects.toThrow('boom');
+    for (const [stream, enabled] of [
+      [tty(false), true],
+      [tty(true), false],
+    ] as const) {
+      await expect(
+        withSpinner('x', () => Promise.reject(new Error('boom')), { stream, enabled }),
+      ).rejects.toThrow('boom');
       expect(stream.text).toBe('');
     }
   });

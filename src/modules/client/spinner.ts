@@ -27,7 +27,9 @@ export async function withSpinner<T>(
   const draw = (): void => {
     const ms = Date.now() - started;
     const hint = ms >= COLD_START_HINT_MS ? ' (no answer yet: the host may be cold-starting)' : '';
-    stream.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${label} ${(ms / 1000).toFixed(1)}s${hint}`);
+    stream.write(
+      `\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${label} ${(ms / 1000).toFixed(1)}s${hint}`,
+    );
   };
   const timer = setInterval(draw, o.intervalMs ?? 100);
   try {

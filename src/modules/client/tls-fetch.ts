@@ -32,9 +32,13 @@ function readPem(path: string | undefined, what: string): Buffer | undefined {
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new A2AClientError(A2AClientErrorCode.TlsConfig, `cannot read the TLS ${what} file ${path}: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new A2AClientError(
+      A2AClientErrorCode.TlsConfig,
+      `cannot read the TLS ${what} file ${path}: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -64,11 +68,22 @@ export function baseFetchFor(tls: TlsFiles = {}): BaseFetch {
     return { fetch: globalThis.fetch, clientCertificate: false, close: async () => undefined };
   }
   if (Boolean(tls.cert) !== Boolean(tls.key)) {
-    throw new A2AClientError(A2AClientErrorCode.TlsConfig, 'a client certificate needs both --tls-cert and --tls-key');
+    throw new A2AClientError(
+      A2AClientErrorCode.TlsConfig,
+      'a client certificate needs both --tls-cert and --tls-key',
+    );
   }
-  const connect = { cert: readPem(tls.cert, 'certificate'), key: readPem(tls.key, 'key'), ca: readPem(tls.ca, 'CA') };
+  const connect = {
+    cert: readPem(tls.cert, 'certificate'),
+    key: readPem(tls.key, 'key'),
+    ca: readPem(tls.ca, 'CA'),
+  };
   const dispatcher = new (loadUndici().Agent)({ connect });
   const bound = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
     globalThis.fetch(input, { ...init, dispatcher } as RequestInit);
-  return { fetch: bound as typeof fetch, clientCertificate: Boolean(tls.cert), close: () => dispatcher.close() };
+  return {
+    fetch: bound as typeof fetch,
+    clientCertificate: Boolean(tls.cert),
+    close: () => dispatcher.close(),
+  };
 }

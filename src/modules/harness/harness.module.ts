@@ -42,16 +42,16 @@ interface HarnessModuleExtras {
   adapter?: Type<HarnessProtocolController>;
 }
 
-const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
-  new ConfigurableModuleBuilder<HarnessModuleOptions>({
-    optionsInjectionToken: HARNESS_MODULE_OPTIONS,
-  })
-    .setClassMethodName('forRoot')
-    .setExtras<HarnessModuleExtras>({}, (definition, extras) => ({
-      ...definition,
-      providers: [...(definition.providers ?? []), controllerProvider(extras.adapter)],
-    }))
-    .build();
+const moduleDefinition = new ConfigurableModuleBuilder<HarnessModuleOptions>({
+  optionsInjectionToken: HARNESS_MODULE_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .setExtras<HarnessModuleExtras>({}, (definition, extras) => ({
+    ...definition,
+    providers: [...(definition.providers ?? []), controllerProvider(extras.adapter)],
+  }))
+  .build();
+const { ConfigurableModuleClass } = moduleDefinition;
 
 /** Binds the protocol token to the chosen adapter (the Core adapter by default). */
 function controllerProvider(adapter?: Type<HarnessProtocolController>): Provider {
@@ -103,7 +103,7 @@ function withLedger(definition: DynamicModule, ledger: DynamicModule): DynamicMo
 })
 export class HarnessModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
-  static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+  static forRoot(options: typeof moduleDefinition.OPTIONS_TYPE): DynamicModule {
     const { storePath: path, databaseUrl, migrate } = options;
     const ledger = HarnessLedgerModule.forRoot({ path, databaseUrl, migrate });
     return withLedger(super.forRoot(options), ledger);
@@ -113,7 +113,7 @@ export class HarnessModule extends ConfigurableModuleClass {
    * Module with options from providers (`inject`, resolved in `imports` or global modules).
    * @throws {Error} Without `useFactory`: the ledger needs the store path too.
    */
-  static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+  static forRootAsync(options: typeof moduleDefinition.ASYNC_OPTIONS_TYPE): DynamicModule {
     const { useFactory, imports = [], inject = [] } = options;
     if (!useFactory) throw new Error('HarnessModule.forRootAsync needs useFactory');
     const ledger = HarnessLedgerModule.forRootAsync({

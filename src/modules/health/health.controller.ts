@@ -72,7 +72,11 @@ export class HealthController {
       skillsNotServed: this.skills.notServed(),
       taskStore: {
         durable: this.config.taskStorePath !== null,
-        backend: this.config.taskDatabaseUrl ? 'postgres' : this.config.taskStorePath ? 'sqlite' : 'memory',
+        backend: this.config.taskDatabaseUrl
+          ? 'postgres'
+          : this.config.taskStorePath
+            ? 'sqlite'
+            : 'memory',
         reachable,
         writable,
         failedWrites,

@@ -8,7 +8,13 @@ import { ConfiguredTasksModule } from '../tasks/configured-tasks.module';
 
 /** `GET|HEAD /health`. */
 @Module({
-  imports: [AgentCardModule, RateLimitStorageModule, HarnessA2aModule, SkillsModule, ConfiguredTasksModule],
+  imports: [
+    AgentCardModule,
+    RateLimitStorageModule,
+    HarnessA2aModule,
+    SkillsModule,
+    ConfiguredTasksModule,
+  ],
   controllers: [HealthController],
 })
 export class HealthModule {}

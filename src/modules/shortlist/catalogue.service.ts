@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
 import { catalogueSchema, type Catalogue, type CatalogueEntry } from './catalogue.schema';

@@ -53,7 +53,11 @@ export function constraintsPrompt(): string {
  * @throws {Error} Not JSON, or not an object of the schema's types.
  */
 export function parseModelConstraints(text: string): ModelConstraints {
-  const json = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/```$/, '').trim();
+  const json = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/```$/, '')
+    .trim();
   return modelConstraintsSchema.parse(JSON.parse(json));
 }
 
@@ -62,7 +66,10 @@ export function parseModelConstraints(text: string): ModelConstraints {
  * model omits is kept), lists are unioned and filtered to the ids the catalogue knows; `understood`
  * lists the labels of everything that is on.
  */
-export function mergeConstraints(keyword: ShortlistConstraints, model: ModelConstraints): ShortlistConstraints {
+export function mergeConstraints(
+  keyword: ShortlistConstraints,
+  model: ModelConstraints,
+): ShortlistConstraints {
   const list = (own: string[], extra: string[] | undefined, rules: readonly TermRule[]) => {
     const known = new Set(rules.map((r) => r.id));
     return [...new Set([...own, ...(extra ?? []).filter((v) => known.has(v))])];
@@ -86,8 +93,11 @@ export function mergeConstraints(keyword: ShortlistConstraints, model: ModelCons
 }
 
 function labelsOf(c: ShortlistConstraints): string[] {
-  const label = (rules: readonly TermRule[], id: string) => rules.find((r) => r.id === id)?.label ?? id;
-  const policy = POLICY_RULES.filter((r) => c[r.id as 'sandbox' | 'approvals' | 'shell' | 'network']);
+  const label = (rules: readonly TermRule[], id: string) =>
+    rules.find((r) => r.id === id)?.label ?? id;
+  const policy = POLICY_RULES.filter(
+    (r) => c[r.id as 'sandbox' | 'approvals' | 'shell' | 'network'],
+  );
   return [
     ...(c.openSource ? [OPEN_SOURCE_RULE.label] : []),
     ...c.licenses.map((id) => label(LICENSE_RULES, id)),

@@ -177,10 +177,23 @@ export function toView(e: CatalogueEntry, c: ShortlistConstraints): ShortlistEnt
   topics.forEach((t) => {
     if (!fit) return;
     const labelled = e.policies.some((p) => t.keys.includes(p.split(':')[0].trim().toLowerCase()));
-    check(fit.declares.some((d) => d.startsWith(`${t.label} (`)), t.label, labelled);
+    check(
+      fit.declares.some((d) => d.startsWith(`${t.label} (`)),
+      t.label,
+      labelled,
+    );
   });
   const { id, name, readiness, openness, license, homepage, repository, installCommand } = e;
-  const base = { id, name, score: matched.length, matched, unmatched, unknown, readiness, openness };
+  const base = {
+    id,
+    name,
+    score: matched.length,
+    matched,
+    unmatched,
+    unknown,
+    readiness,
+    openness,
+  };
   const rest = { license, homepage, repository, installCommand };
   return { ...base, ...rest, ...(fit ? { policyFit: fit } : {}) };
 }

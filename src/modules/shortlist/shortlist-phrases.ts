@@ -43,7 +43,10 @@ const QUESTION_PATTERNS: readonly RegExp[] = [
     String.raw`\b(?:best|top|good|right|better|recommended|favou?rite|popular|free)\s+${FREE_WORD}{0,3}?${AGENT_Q}`,
     'i',
   ),
-  new RegExp(String.raw`\b(?:is there|are there)\s+(?:a|an|any|some)\b[^.?!]{0,40}?\b${AGENT_Q}`, 'i'),
+  new RegExp(
+    String.raw`\b(?:is there|are there)\s+(?:a|an|any|some)\b[^.?!]{0,40}?\b${AGENT_Q}`,
+    'i',
+  ),
   new RegExp(String.raw`\b(?:agents|harnesses|assistants)\s+(?:that|which|with|supporting)\b`, 'i'),
   new RegExp(String.raw`\b(?:compare|comparing|comparison)\b[^.?!]{0,20}?\b${AGENT_Q}`, 'i'),
   new RegExp(String.raw`\balternatives?\s+(?:to|for)\b[^.?!]{0,20}?\b${AGENT_Q}`, 'i'),
@@ -65,7 +68,18 @@ const NAMES_A_FILE =
   /`|\b[\w.-]+\/[\w./-]+|\b[\w-]+\.(?:ts|tsx|jsx|mjs|cjs|py|rs|go|java|kt|rb|json|ya?ml|md|toml|sh|sql|c|cpp|h)\b/i;
 
 /** Generic words never used alone as an entry's short name. */
-const GENERIC = new Set(['code', 'deep', 'prime', 'agent', 'open', 'core', 'no', 'tool', 'github', 'claude']);
+const GENERIC = new Set([
+  'code',
+  'deep',
+  'prime',
+  'agent',
+  'open',
+  'core',
+  'no',
+  'tool',
+  'github',
+  'claude',
+]);
 
 /**
  * Names a user may call catalogue entries by, lower case: the name without parenthesised notes
@@ -75,7 +89,11 @@ const GENERIC = new Set(['code', 'deep', 'prime', 'agent', 'open', 'core', 'no',
 export function entryNames(entries: readonly CatalogueEntry[]): string[] {
   const names = new Set<string>();
   for (const e of entries) {
-    const plain = e.name.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+    const plain = e.name
+      .replace(/\([^)]*\)/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .toLowerCase();
     if (plain.length >= 3) names.add(plain);
     const first = plain.split(' ')[0];
     if (first.length >= 4 && !GENERIC.has(first)) names.add(first);
@@ -100,7 +118,11 @@ export function isShortlistQuestion(text: string, names: RegExp): boolean {
   if (INSTRUCTION_START.test(text) || NAMES_A_FILE.test(text)) return false;
   if (QUESTION_PATTERNS.some((re) => re.test(text))) return true;
   if (!COMPARE_WORDS.test(text)) return false;
-  const mentioned = new Set((text.match(names) ?? []).map((m) => m.toLowerCase().replace(/\s+/g, ' ')));
+  const mentioned = new Set(
+    (text.match(names) ?? []).map((m) => m.toLowerCase().replace(/\s+/g, ' ')),
+  );
   if (mentioned.size >= 2) return true;
-  return mentioned.size === 1 && (ONE_NAME_IS_ENOUGH.test(text) || new RegExp(AGENT_Q, 'i').test(text));
+  return (
+    mentioned.size === 1 && (ONE_NAME_IS_ENOUGH.test(text) || new RegExp(AGENT_Q, 'i').test(text))
+  );
 }

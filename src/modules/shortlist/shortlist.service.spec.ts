@@ -162,7 +162,9 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
       unknown: ['Zed'],
     });
     // The catalogue is silent about Zed, not negative (issue #11.15).
-    expect(a.text).toContain('fits: ACP (Agent Client Protocol); not recorded in the catalogue: Zed');
+    expect(a.text).toContain(
+      'fits: ACP (Agent Client Protocol); not recorded in the catalogue: Zed',
+    );
     expect(a.text).not.toContain('does not fit: Zed');
     expect(a.notes).toContain('Zed: no candidate entry in the catalogue states it.');
   });
@@ -201,11 +203,20 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
   it('keeps "does not fit" for recorded facts, "not recorded" for silence (issue #11.15)', () => {
     const c = parseConstraints('open source MIT harness for Rust with shell access');
     const closed = anEntry({ openness: 'closed', license: '' });
-    expect(toView(closed, c)).toMatchObject({ unmatched: ['open source', 'MIT licence'], unknown: ['Rust'] });
+    expect(toView(closed, c)).toMatchObject({
+      unmatched: ['open source', 'MIT licence'],
+      unknown: ['Rust'],
+    });
     const silent = anEntry({ openness: '', license: '' });
-    expect(toView(silent, c)).toMatchObject({ unmatched: [], unknown: ['open source', 'MIT licence', 'Rust'] });
+    expect(toView(silent, c)).toMatchObject({
+      unmatched: [],
+      unknown: ['open source', 'MIT licence', 'Rust'],
+    });
     const apache = anEntry({ openness: 'open', license: 'Apache-2.0', language: 'Go' });
-    expect(toView(apache, c)).toMatchObject({ matched: ['open source'], unmatched: ['MIT licence', 'Rust'] });
+    expect(toView(apache, c)).toMatchObject({
+      matched: ['open source'],
+      unmatched: ['MIT licence', 'Rust'],
+    });
     const blocked = anEntry({ structuredPolicy: true, policies: ['Shell: blocked'] });
     expect(toView(blocked, c).unmatched).toContain('shell access');
     const unlabelled = anEntry({ structuredPolicy: true, policies: ['Sandbox: local'] });

@@ -119,7 +119,9 @@ describe('ShortlistSkill phrase routing (issue #11.14)', () => {
     expect(INSTRUCTIONS.length).toBeGreaterThanOrEqual(40);
   });
 
-  it.each(QUESTIONS)('claims the question "%s"', (text) => expect(skill.matchesText(text)).toBe(true));
+  it.each(QUESTIONS)('claims the question "%s"', (text) =>
+    expect(skill.matchesText(text)).toBe(true),
+  );
 
   it.each(INSTRUCTIONS)('leaves the instruction "%s" to the harness', (text) =>
     expect(skill.matchesText(text)).toBe(false),

@@ -28,7 +28,6 @@ import { entryNames, isShortlistQuestion, namePattern } from './shortlist-phrase
 /** Skill id advertised in the card and accepted in `superqodeSkill` metadata. */
 export const SHORTLIST_SKILL_ID = 'harness-shortlist';
 
-
 /**
  * `harness-shortlist`: answers "which coding harness fits me" from the shipped Hub catalogue.
  * Reply: one artifact `shortlist` with a text part (human-readable) and a data part (structured
@@ -60,11 +59,18 @@ export class ShortlistSkill extends A2aSkill {
    * failure falls back to the keyword parser.
    * @returns The constraints and whether the model read them (`superqodeUnderstood`).
    */
-  private async understand(text: string, tier: string): Promise<{ constraints: ShortlistConstraints; understood: boolean }> {
+  private async understand(
+    text: string,
+    tier: string,
+  ): Promise<{ constraints: ShortlistConstraints; understood: boolean }> {
     const keyword = parseConstraints(text);
-    if (tier === 'anonymous' || !this.config.understandRequests) return { constraints: keyword, understood: false };
+    if (tier === 'anonymous' || !this.config.understandRequests)
+      return { constraints: keyword, understood: false };
     try {
-      return { constraints: mergeConstraints(keyword, await this.reader.read(text)), understood: true };
+      return {
+        constraints: mergeConstraints(keyword, await this.reader.read(text)),
+        understood: true,
+      };
     } catch (err) {
       this.logger.warn(`Model reading failed, keyword parser used: ${(err as Error).message}`);
       return { constraints: keyword, understood: false };
@@ -109,14 +115,22 @@ export class ShortlistSkill extends A2aSkill {
     const { taskId, contextId } = context;
     const streaming = isStreamingTurn(context.context);
     if (streaming) {
-      const working = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
+      const working = {
+        state: TaskState.TASK_STATE_WORKING,
+        message: undefined,
+        timestamp: this.clock.isoNow(),
+      };
       bus.publish(AgentEvent.task({ ...task, status: working }));
     }
     const text = messageText(context.userMessage);
     const { constraints, understood } = await this.understand(text, callerTier(context.context));
     const answer = this.shortlist.answer(text, constraints);
     const accepted = context.request.configuration?.acceptedOutputModes ?? [];
-    const shortlist = artifact({ artifactId: this.ids.next(), name: 'shortlist', parts: answerParts(answer, accepted) });
+    const shortlist = artifact({
+      artifactId: this.ids.next(),
+      name: 'shortlist',
+      parts: answerParts(answer, accepted),
+    });
     const summary = `Shortlist of ${answer.entries.length} harness(es) from the Hub catalogue.`;
     const message = agentMessage({
       messageId: this.ids.next(),
@@ -135,9 +149,20 @@ export class ShortlistSkill extends A2aSkill {
       bus.publish(AgentEvent.task({ ...task, status, artifacts: [...task.artifacts, shortlist] }));
       return;
     }
-    const update = { taskId, contextId, artifact: shortlist, append: false, lastChunk: true, metadata: undefined };
+    const update = {
+      taskId,
+      contextId,
+      artifact: shortlist,
+      append: false,
+      lastChunk: true,
+      metadata: undefined,
+    };
     bus.publish(AgentEvent.artifactUpdate(update));
-    bus.publish(AgentEvent.statusUpdate(statusUpdate({ taskId, contextId, state, timestamp: this.clock.isoNow(), message })));
+    bus.publish(
+      AgentEvent.statusUpdate(
+        statusUpdate({ taskId, contextId, state, timestamp: this.clock.isoNow(), message }),
+      ),
+    );
   }
 
   /** The shortlist answers synchronously; nothing to stop, the router publishes CANCELED. */

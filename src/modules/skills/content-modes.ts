@@ -42,7 +42,9 @@ function readable(part: Part, inputModes: readonly string[]): boolean {
   if (part.content?.$case === 'url') return false;
   const mode = partMode(part);
   if (modeAccepted(mode, inputModes)) return true;
-  return part.content?.$case === 'raw' && /^text\//i.test(mode) && modeAccepted('text/plain', inputModes);
+  return (
+    part.content?.$case === 'raw' && /^text\//i.test(mode) && modeAccepted('text/plain', inputModes)
+  );
 }
 
 /**
@@ -67,7 +69,10 @@ export function checkContentModes(
         `${skill.inputModes.join(', ')} (text parts, and text/* files with inline bytes).`,
     );
   }
-  if (acceptedOutputModes.length > 0 && !skill.outputModes.some((m) => acceptsOutput(m, acceptedOutputModes))) {
+  if (
+    acceptedOutputModes.length > 0 &&
+    !skill.outputModes.some((m) => acceptsOutput(m, acceptedOutputModes))
+  ) {
     throw new PartContentTypeNotSupportedError(
       `acceptedOutputModes ${acceptedOutputModes.join(', ')} include none of skill '${skill.id}''s ` +
         `output modes: ${skill.outputModes.join(', ')}.`,
@@ -94,7 +99,9 @@ export function rejectAmbiguousParts(rawMessage: unknown): void {
   if (!Array.isArray(parts)) return;
   parts.forEach((part, i) => {
     if (part === null || typeof part !== 'object') return;
-    const set = PART_CONTENT_MEMBERS.filter((k) => (part as Record<string, unknown>)[k] !== undefined);
+    const set = PART_CONTENT_MEMBERS.filter(
+      (k) => (part as Record<string, unknown>)[k] !== undefined,
+    );
     if (set.length > 1) {
       throw new RequestMalformedError(
         `message.parts[${i}] sets ${set.join(' and ')}: a part holds exactly one of ${PART_CONTENT_MEMBERS.join(', ')}`,

@@ -10,7 +10,8 @@ export function messageText(message: Message): string {
     .map((p) => {
       const c = p.content;
       if (c?.$case === 'text') return c.value;
-      if (c?.$case === 'raw' && /^text\//i.test(p.mediaType)) return Buffer.from(c.value).toString('utf8');
+      if (c?.$case === 'raw' && /^text\//i.test(p.mediaType))
+        return Buffer.from(c.value).toString('utf8');
       return '';
     })
     .filter((t) => t.length > 0)
@@ -19,12 +20,22 @@ export function messageText(message: Message): string {
 
 /** A text Part (A2A §4.1.6). */
 export function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+  return {
+    content: { $case: 'text', value: text },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'text/plain',
+  };
 }
 
 /** A structured data Part holding a JSON value (A2A §4.1.6). */
 export function dataPart(value: unknown): Part {
-  return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' };
+  return {
+    content: { $case: 'data', value },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'application/json',
+  };
 }
 
 /** An agent-role Message in a context/task. */
@@ -48,7 +59,12 @@ export function agentMessage(args: {
 }
 
 /** An Artifact (A2A §4.1.7). */
-export function artifact(args: { artifactId: string; name: string; parts: Part[]; description?: string }): Artifact {
+export function artifact(args: {
+  artifactId: string;
+  name: string;
+  parts: Part[];
+  description?: string;
+}): Artifact {
   return {
     artifactId: args.artifactId,
     name: args.name,

@@ -23,8 +23,14 @@ export function skillContributions(contributions: readonly A2aSkillContribution[
   const providers: Provider[] = [];
   for (const c of contributions) {
     if (isSkillInstance(c)) providers.push(skillInstanceProvider(c));
-    else if (typeof c === 'function' && Reflect.getMetadata('providers', c) === undefined && 'card' in c.prototype) {
-      throw new TypeError(`${c.name} is a skill class: pass the module that provides it, or an instance.`);
+    else if (
+      typeof c === 'function' &&
+      Reflect.getMetadata('providers', c) === undefined &&
+      'card' in c.prototype
+    ) {
+      throw new TypeError(
+        `${c.name} is a skill class: pass the module that provides it, or an instance.`,
+      );
     } else imports.push(c as Type<unknown> | DynamicModule);
   }
   return { imports, providers };

@@ -58,7 +58,12 @@ describe(SkillRegistry.name, () => {
       imports: [DiscoveryModule, LateModule, EarlyModule],
       providers: [SkillRegistry],
     }).compile();
-    expect(ref.get(SkillRegistry).all().map((s) => s.id)).toEqual(['first', 'alpha', 'zulu']);
+    expect(
+      ref
+        .get(SkillRegistry)
+        .all()
+        .map((s) => s.id),
+    ).toEqual(['first', 'alpha', 'zulu']);
     await ref.close();
   });
 

@@ -26,20 +26,25 @@ export class SkillRegistry {
   }
 
   private discover(): A2aSkill[] {
-    const found = this.discovery.getProviders({ metadataKey: A2aSkillProvider.KEY }).map((wrapper) => {
-      const skill: unknown = wrapper.instance;
-      if (!wrapper.isDependencyTreeStatic() || !isSkill(skill)) {
-        const name = String(wrapper.name);
-        throw new Error(
-          skill === undefined || skill === null
-            ? `Skill provider ${name} was read before it was instantiated.`
-            : `@A2aSkillProvider() on ${name}: a skill is a singleton extending A2aSkill.`,
-        );
-      }
-      const order = this.discovery.getMetadataByDecorator(A2aSkillProvider, wrapper)?.order;
-      return { skill, order: order ?? DEFAULT_SKILL_ORDER };
-    });
-    found.sort((a, b) => a.order - b.order || (a.skill.id < b.skill.id ? -1 : a.skill.id > b.skill.id ? 1 : 0));
+    const found = this.discovery
+      .getProviders({ metadataKey: A2aSkillProvider.KEY })
+      .map((wrapper) => {
+        const skill: unknown = wrapper.instance;
+        if (!wrapper.isDependencyTreeStatic() || !isSkill(skill)) {
+          const name = String(wrapper.name);
+          throw new Error(
+            skill === undefined || skill === null
+              ? `Skill provider ${name} was read before it was instantiated.`
+              : `@A2aSkillProvider() on ${name}: a skill is a singleton extending A2aSkill.`,
+          );
+        }
+        const order = this.discovery.getMetadataByDecorator(A2aSkillProvider, wrapper)?.order;
+        return { skill, order: order ?? DEFAULT_SKILL_ORDER };
+      });
+    found.sort(
+      (a, b) =>
+        a.order - b.order || (a.skill.id < b.skill.id ? -1 : a.skill.id > b.skill.id ? 1 : 0),
+    );
     const skills = [...new Set(found.map((f) => f.skill))];
     const ids = skills.map((s) => s.id);
     const twice = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -51,5 +56,7 @@ export class SkillRegistry {
 /** Duck-typed: an embedder's skill may extend another copy of `A2aSkill` (its own install). */
 function isSkill(value: unknown): value is A2aSkill {
   const s = value as Partial<A2aSkill> | null | undefined;
-  return typeof s?.id === 'string' && typeof s.card === 'function' && typeof s.execute === 'function';
+  return (
+    typeof s?.id === 'string' && typeof s.card === 'function' && typeof s.execute === 'function'
+  );
 }

@@ -34,7 +34,12 @@ export class SkillRouterExecutor implements AgentExecutor {
     let skill: A2aSkill;
     try {
       // The request handler's checks routed this message already; route() returns that choice.
-      skill = await this.router.route(context.request, context.userMessage, context.context, context.task);
+      skill = await this.router.route(
+        context.request,
+        context.userMessage,
+        context.context,
+        context.task,
+      );
       // The request handler refuses such a caller before the task exists; never run it here.
       const refusal = skill.accessRefusal(context.context);
       if (refusal) throw refusal;
@@ -51,7 +56,12 @@ export class SkillRouterExecutor implements AgentExecutor {
     } catch (err) {
       this.logger.error(`Skill ${skill.id} failed on task ${taskId}`, (err as Error)?.stack);
       if (!watched.published()) bus.publish(AgentEvent.task(task));
-      this.fail(bus, taskId, contextId, 'The skill failed unexpectedly; the task was not completed.');
+      this.fail(
+        bus,
+        taskId,
+        contextId,
+        'The skill failed unexpectedly; the task was not completed.',
+      );
     } finally {
       // No bus.finished(): the SDK settles the bus when execute() resolves, and keeps it open for
       // INPUT_REQUIRED so follow-up turns and subscribers share it.
@@ -77,7 +87,11 @@ export class SkillRouterExecutor implements AgentExecutor {
     return {
       id: context.taskId,
       contextId: context.contextId,
-      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: this.clock.isoNow() },
+      status: {
+        state: TaskState.TASK_STATE_SUBMITTED,
+        message: undefined,
+        timestamp: this.clock.isoNow(),
+      },
       artifacts: [],
       history: [context.userMessage],
       metadata: skillId ? { [SKILL_METADATA_KEY]: skillId } : {},
@@ -85,17 +99,31 @@ export class SkillRouterExecutor implements AgentExecutor {
   }
 
   private fail(bus: ExecutionEventBus, taskId: string, contextId: string, text: string): void {
-    const message = agentMessage({ messageId: this.ids.next(), contextId, taskId, parts: [textPart(text)] });
+    const message = agentMessage({
+      messageId: this.ids.next(),
+      contextId,
+      taskId,
+      parts: [textPart(text)],
+    });
     bus.publish(
       AgentEvent.statusUpdate(
-        statusUpdate({ taskId, contextId, state: TaskState.TASK_STATE_FAILED, timestamp: this.clock.isoNow(), message }),
+        statusUpdate({
+          taskId,
+          contextId,
+          state: TaskState.TASK_STATE_FAILED,
+          timestamp: this.clock.isoNow(),
+          message,
+        }),
       ),
     );
   }
 }
 
 /** Wraps a bus to know whether anything was published through it (the Task must come first). */
-function publishWatch(bus: ExecutionEventBus): { bus: ExecutionEventBus; published: () => boolean } {
+function publishWatch(bus: ExecutionEventBus): {
+  bus: ExecutionEventBus;
+  published: () => boolean;
+} {
   let published = false;
   const watched = Object.create(bus) as ExecutionEventBus;
   watched.publish = (event) => {

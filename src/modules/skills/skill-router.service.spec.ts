@@ -60,6 +60,8 @@ describe(SkillRouter.name, () => {
   it('an explicit superqodeSkill reaches the named skill whatever the text', async () => {
     const router = routerOver(shortlist, harness, custom);
     const message = { parts: [textPart('which harness fits?')], metadata: undefined } as never;
-    expect((await router.resolve({ metadata: { superqodeSkill: 'repo-facts' } }, message)).id).toBe('repo-facts');
+    expect((await router.resolve({ metadata: { superqodeSkill: 'repo-facts' } }, message)).id).toBe(
+      'repo-facts',
+    );
   });
 });

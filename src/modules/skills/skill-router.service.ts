@@ -4,7 +4,11 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { A2aSkill } from './a2a-skill';
 import { SkillRegistry } from './skill-registry.service';
-import { ROUTED_SKILL_STATE_KEY, SKILL_METADATA_KEY, SKILL_METADATA_KEY_ALIAS } from './skills.constants';
+import {
+  ROUTED_SKILL_STATE_KEY,
+  SKILL_METADATA_KEY,
+  SKILL_METADATA_KEY_ALIAS,
+} from './skills.constants';
 import { messageText } from './message-parts';
 
 /**
@@ -49,7 +53,10 @@ export class SkillRouter {
     const routed = context.state.get(ROUTED_SKILL_STATE_KEY) as RoutedSkill | undefined;
     if (routed && routed.messageId === message.messageId) return routed.skill;
     const skill = await this.resolve(request, message, context, task);
-    context.state.set(ROUTED_SKILL_STATE_KEY, { messageId: message.messageId, skill } satisfies RoutedSkill);
+    context.state.set(ROUTED_SKILL_STATE_KEY, {
+      messageId: message.messageId,
+      skill,
+    } satisfies RoutedSkill);
     return skill;
   }
 
@@ -118,7 +125,8 @@ export class SkillRouter {
 
 /** The skill a stored task records (task metadata, else its status message's metadata). */
 function taskSkillId(task: Task): string | undefined {
-  const value = task.metadata?.[SKILL_METADATA_KEY] ?? task.status?.message?.metadata?.[SKILL_METADATA_KEY];
+  const value =
+    task.metadata?.[SKILL_METADATA_KEY] ?? task.status?.message?.metadata?.[SKILL_METADATA_KEY];
   return typeof value === 'string' ? value : undefined;
 }
 

@@ -14,7 +14,11 @@ import { AGENT_EXECUTOR } from './skills.constants';
  */
 @Module({
   imports: [DiscoveryModule, RuntimeModule],
-  providers: [SkillRegistry, SkillRouter, { provide: AGENT_EXECUTOR, useClass: SkillRouterExecutor }],
+  providers: [
+    SkillRegistry,
+    SkillRouter,
+    { provide: AGENT_EXECUTOR, useClass: SkillRouterExecutor },
+  ],
   exports: [SkillRouter, AGENT_EXECUTOR],
 })
 export class SkillsModule {}

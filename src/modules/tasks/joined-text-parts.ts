@@ -16,7 +16,8 @@ export function joinTextParts(task: Task): Task {
     for (const part of artifact.parts) {
       const last = joined[joined.length - 1];
       if (last && joinable(last, part) && joinable(part, last)) {
-        const text = (last.content as { value: string }).value + (part.content as { value: string }).value;
+        const text =
+          (last.content as { value: string }).value + (part.content as { value: string }).value;
         joined[joined.length - 1] = { ...last, content: { $case: 'text', value: text } };
       } else {
         joined.push(part);
@@ -29,7 +30,9 @@ export function joinTextParts(task: Task): Task {
 
 function joinable(part: Part, other: Part): boolean {
   const plain = !part.filename && (!part.metadata || Object.keys(part.metadata).length === 0);
-  return part.content?.$case === 'text' && plain && (part.mediaType || '') === (other.mediaType || '');
+  return (
+    part.content?.$case === 'text' && plain && (part.mediaType || '') === (other.mediaType || '')
+  );
 }
 
 /**

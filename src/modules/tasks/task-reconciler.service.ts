@@ -5,7 +5,13 @@ import type { Task } from '@a2a-js/sdk';
 import type { DataSource } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/runtime/clock';
-import { TaskScope, UPSERT_TASK_SQL, fromTaskRow, taskRowValues, toTaskEntity } from './task.entity';
+import {
+  TaskScope,
+  UPSERT_TASK_SQL,
+  fromTaskRow,
+  taskRowValues,
+  toTaskEntity,
+} from './task.entity';
 import type { TaskPayloadRow } from './task.entity';
 import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 import { ownerIsGone, thisHostOwners } from '../../common/runtime/process-instance';
@@ -110,13 +116,27 @@ export class TaskReconciler {
    */
   async findInterrupted(cutoffMs = this.cutoffMs()): Promise<InterruptedTask[]> {
     const rows = (await this.db.query(
-      sqlFor(this.db, `SELECT "tenant", "owner", "id", "context_id" AS "contextId", "status_state" AS "state",
+      sqlFor(
+        this.db,
+        `SELECT "tenant", "owner", "id", "context_id" AS "contextId", "status_state" AS "state",
        "metadata", "lease_owner" AS "leaseOwner", "lease_renewed_at_ms" AS "renewedMs"
        FROM "a2a_tasks" WHERE ${ORPHANED_WHERE}
-       ORDER BY "status_timestamp_ms", "id"`),
+       ORDER BY "status_timestamp_ms", "id"`,
+      ),
       [...UNFINISHED, cutoffMs, this.released.size > 0 ? '%' : thisHostOwners()],
-    )) as { tenant: string; owner: string; id: string; contextId: string; state: string; metadata: string | null; leaseOwner: string | null; renewedMs: number | null }[];
-    const orphaned = rows.filter((r) => r.renewedMs === null || r.renewedMs < cutoffMs || this.isGone(r.leaseOwner));
+    )) as {
+      tenant: string;
+      owner: string;
+      id: string;
+      contextId: string;
+      state: string;
+      metadata: string | null;
+      leaseOwner: string | null;
+      renewedMs: number | null;
+    }[];
+    const orphaned = rows.filter(
+      (r) => r.renewedMs === null || r.renewedMs < cutoffMs || this.isGone(r.leaseOwner),
+    );
     return orphaned.map((r) => ({
       scope: { tenant: r.tenant, owner: r.owner },
       taskId: r.id,
@@ -133,20 +153,36 @@ export class TaskReconciler {
    * renewed its lease in between is left alone.
    * @returns What was changed (empty when nothing was orphaned).
    */
-  async reconcile(interrupted?: InterruptedTask[], cutoffMs = this.cutoffMs()): Promise<InterruptedTask[]> {
+  async reconcile(
+    interrupted?: InterruptedTask[],
+    cutoffMs = this.cutoffMs(),
+  ): Promise<InterruptedTask[]> {
     const found = interrupted ?? (await this.findInterrupted(cutoffMs));
     if (found.length === 0) return [];
     const changed: InterruptedTask[] = [];
     await this.db.transaction(async (tx) => {
       for (const t of found) {
         const row = (await tx.query(
-          sqlFor(tx, `SELECT "id", "context_id" AS "contextId", "status", "artifacts", "history", "metadata"
-           FROM "a2a_tasks" WHERE "tenant" = ? AND "owner" = ? AND "id" = ? AND ${ORPHANED_WHERE}`),
-          [t.scope.tenant, t.scope.owner, t.taskId, ...UNFINISHED, cutoffMs, this.goneOwnerPattern(t.leaseOwner)],
+          sqlFor(
+            tx,
+            `SELECT "id", "context_id" AS "contextId", "status", "artifacts", "history", "metadata"
+           FROM "a2a_tasks" WHERE "tenant" = ? AND "owner" = ? AND "id" = ? AND ${ORPHANED_WHERE}`,
+          ),
+          [
+            t.scope.tenant,
+            t.scope.owner,
+            t.taskId,
+            ...UNFINISHED,
+            cutoffMs,
+            this.goneOwnerPattern(t.leaseOwner),
+          ],
         )) as TaskPayloadRow[];
         if (!row[0]) continue;
         const failed = this.failed(fromTaskRow(row[0]), t);
-        await tx.query(sqlFor(tx, UPSERT_TASK_SQL), taskRowValues(toTaskEntity(t.scope, failed, this.clock.now().getTime())));
+        await tx.query(
+          sqlFor(tx, UPSERT_TASK_SQL),
+          taskRowValues(toTaskEntity(t.scope, failed, this.clock.now().getTime())),
+        );
         changed.push(t);
       }
     });
@@ -180,7 +216,14 @@ export function withFailedStatus(task: Task, text: string, timestamp: string): T
     contextId: task.contextId,
     taskId: task.id,
     role: Role.ROLE_AGENT,
-    parts: [{ content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts: [
+      {
+        content: { $case: 'text' as const, value: text },
+        metadata: undefined,
+        filename: '',
+        mediaType: 'text/plain',
+      },
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

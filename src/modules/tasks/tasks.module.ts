@@ -38,16 +38,30 @@ export function tasksModuleOptionsFrom(
   const { leaseMs, maxPageSize, maxListReplyBytes } = config.store ?? {};
   // The durable store is bounded by the server's background retention, not on the save path.
   const maxTasks = path === null ? MEMORY_MODE_MAX_TASKS : null;
-  return { path, databaseUrl, migrate: config.migrate, maxTasks, leaseMs, maxPageSize, maxListReplyBytes };
+  return {
+    path,
+    databaseUrl,
+    migrate: config.migrate,
+    maxTasks,
+    leaseMs,
+    maxPageSize,
+    maxListReplyBytes,
+  };
 }
 
-const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
-  new ConfigurableModuleBuilder<TasksModuleOptions>({ optionsInjectionToken: TASKS_MODULE_OPTIONS })
-    .setClassMethodName('forRoot')
-    .build();
+const moduleDefinition = new ConfigurableModuleBuilder<TasksModuleOptions>({
+  optionsInjectionToken: TASKS_MODULE_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .build();
+const { ConfigurableModuleClass } = moduleDefinition;
 
 /** This module's store: its named data source, options and entities. */
-const STORE: NamedStore = { name: TASKS_CONNECTION, options: tasksDataSourceOptions, entities: [TaskEntity] };
+const STORE: NamedStore = {
+  name: TASKS_CONNECTION,
+  options: tasksDataSourceOptions,
+  entities: [TaskEntity],
+};
 
 /**
  * The A2A task store (SDK `TaskStore` on TypeORM: SQLite, or PostgreSQL with `databaseUrl`)
@@ -59,12 +73,17 @@ const STORE: NamedStore = { name: TASKS_CONNECTION, options: tasksDataSourceOpti
  */
 @Module({
   imports: [RuntimeModule],
-  providers: [{ provide: TASK_STORE, useClass: TypeOrmTaskStore }, TaskReconciler, TaskWriteFailures, StoreProbe],
+  providers: [
+    { provide: TASK_STORE, useClass: TypeOrmTaskStore },
+    TaskReconciler,
+    TaskWriteFailures,
+    StoreProbe,
+  ],
   exports: [TASK_STORE, TaskReconciler, TaskWriteFailures, StoreProbe],
 })
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
-  static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+  static forRoot(options: typeof moduleDefinition.OPTIONS_TYPE): DynamicModule {
     return withStoreDataSource(super.forRoot(options), STORE, async () => options);
   }
 
@@ -72,7 +91,7 @@ export class TasksModule extends ConfigurableModuleClass {
    * Module with options from providers (`inject`, resolved in `imports` or global modules).
    * @throws {Error} Without `useFactory`: the data source options need the location too.
    */
-  static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+  static forRootAsync(options: typeof moduleDefinition.ASYNC_OPTIONS_TYPE): DynamicModule {
     const { useFactory, imports = [], inject = [] } = options;
     if (!useFactory) throw new Error('TasksModule.forRootAsync needs useFactory');
     const location = async (...args: unknown[]) => useFactory(...args);

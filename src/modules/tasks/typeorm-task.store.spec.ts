@@ -306,78 +306,90 @@ describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
     expect(await dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });
 
-  (backend === 'postgres' ? it : it.skip)('on PostgreSQL has every column the entity names, epoch ms as bigint', async () => {
-    const columns: { column_name: string; data_type: string }[] = await dataSource.query(
-      `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'a2a_tasks'`,
-    );
-    const types = Object.fromEntries(columns.map((c) => [c.column_name, c.data_type]));
-    const named = dataSource.getMetadata('TaskEntity').columns.map((c) => c.databaseName);
-    expect(Object.keys(types).sort()).toEqual([...named].sort());
-    for (const name of named.filter((n) => n.endsWith('_ms'))) expect([name, types[name]]).toEqual([name, 'bigint']);
-    const task = aTask('t-big', { seconds: 4_000_000_000 }); // past 2^31 ms since 2025: needs bigint
-    await store.save(task, alice);
-    expect((await store.list(listReq(), alice)).tasks[0].status!.timestamp).toBe(at(4_000_000_000));
-    expect(() => new TypeOrmTaskStore(dataSource, { maxTasks: 10 })).toThrow('PostgreSQL');
-  });
+  (backend === 'postgres' ? it : it.skip)(
+    'on PostgreSQL has every column the entity names, epoch ms as bigint',
+    async () => {
+      const columns: { column_name: string; data_type: string }[] = await dataSource.query(
+        `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'a2a_tasks'`,
+      );
+      const types = Object.fromEntries(columns.map((c) => [c.column_name, c.data_type]));
+      const named = dataSource.getMetadata('TaskEntity').columns.map((c) => c.databaseName);
+      expect(Object.keys(types).sort()).toEqual([...named].sort());
+      for (const name of named.filter((n) => n.endsWith('_ms')))
+        expect([name, types[name]]).toEqual([name, 'bigint']);
+      const task = aTask('t-big', { seconds: 4_000_000_000 }); // past 2^31 ms since 2025: needs bigint
+      await store.save(task, alice);
+      expect((await store.list(listReq(), alice)).tasks[0].status!.timestamp).toBe(
+        at(4_000_000_000),
+      );
+      expect(() => new TypeOrmTaskStore(dataSource, { maxTasks: 10 })).toThrow('PostgreSQL');
+    },
+  );
 
   sqliteOnly('has an entity that matches the migration (no pending schema change)', async () => {
     const pending = await dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  sqliteOnly('answers every list shape over 100,000 rows with an index range, never a table scan', async () => {
-    const db = (dataSource.driver as unknown as { databaseConnection: Database.Database })
-      .databaseConnection;
-    const upsert = db.prepare(UPSERT_TASK_SQL);
-    const states = [
-      TaskState.TASK_STATE_WORKING,
-      TaskState.TASK_STATE_COMPLETED,
-      TaskState.TASK_STATE_FAILED,
-    ];
-    db.transaction(() => {
-      for (let i = 0; i < 100_000; i++) {
-        const task = {
-          ...aTask(`t-${i}`, { contextId: `ctx-${i % 50}`, state: states[i % 3], seconds: i }),
-          history: [],
-          artifacts: [],
-        };
-        upsert.run(
-          ...taskRowValues(toTaskEntity({ tenant: '', owner: i % 10 ? 'alice' : 'bob' }, task, T0)),
-        );
-      }
-    })();
-    const token = encodePageToken(T0 + 50_000_000, 't-50000');
-    const shapes = [
-      {},
-      { contextId: 'ctx-7' },
-      { status: TaskState.TASK_STATE_COMPLETED },
-      { statusTimestampAfter: at(10) },
-      {
-        contextId: 'ctx-7',
-        status: TaskState.TASK_STATE_FAILED,
-        statusTimestampAfter: at(10),
-        includeArtifacts: true,
-      },
-    ];
-    for (const shape of shapes) {
-      for (const pageToken of ['', token]) {
-        const { count, page } = listQueries(
-          { tenant: '', owner: 'alice' },
-          listReq({ ...shape, pageToken }),
-        );
-        for (const statement of [count, page]) {
-          const plan = (await dataSource.query(
-            `EXPLAIN QUERY PLAN ${statement.sql}`,
-            statement.params,
-          )) as { detail: string }[];
-          const details = plan.map((row) => row.detail).join('\n');
-          expect(details).toMatch(/^SEARCH a2a_tasks USING (COVERING )?INDEX IDX_a2a_tasks_/);
-          expect(details).not.toMatch(/SCAN a2a_tasks|TEMP B-TREE/);
+  sqliteOnly(
+    'answers every list shape over 100,000 rows with an index range, never a table scan',
+    async () => {
+      const db = (dataSource.driver as unknown as { databaseConnection: Database.Database })
+        .databaseConnection;
+      const upsert = db.prepare(UPSERT_TASK_SQL);
+      const states = [
+        TaskState.TASK_STATE_WORKING,
+        TaskState.TASK_STATE_COMPLETED,
+        TaskState.TASK_STATE_FAILED,
+      ];
+      db.transaction(() => {
+        for (let i = 0; i < 100_000; i++) {
+          const task = {
+            ...aTask(`t-${i}`, { contextId: `ctx-${i % 50}`, state: states[i % 3], seconds: i }),
+            history: [],
+            artifacts: [],
+          };
+          upsert.run(
+            ...taskRowValues(
+              toTaskEntity({ tenant: '', owner: i % 10 ? 'alice' : 'bob' }, task, T0),
+            ),
+          );
+        }
+      })();
+      const token = encodePageToken(T0 + 50_000_000, 't-50000');
+      const shapes = [
+        {},
+        { contextId: 'ctx-7' },
+        { status: TaskState.TASK_STATE_COMPLETED },
+        { statusTimestampAfter: at(10) },
+        {
+          contextId: 'ctx-7',
+          status: TaskState.TASK_STATE_FAILED,
+          statusTimestampAfter: at(10),
+          includeArtifacts: true,
+        },
+      ];
+      for (const shape of shapes) {
+        for (const pageToken of ['', token]) {
+          const { count, page } = listQueries(
+            { tenant: '', owner: 'alice' },
+            listReq({ ...shape, pageToken }),
+          );
+          for (const statement of [count, page]) {
+            const plan = (await dataSource.query(
+              `EXPLAIN QUERY PLAN ${statement.sql}`,
+              statement.params,
+            )) as { detail: string }[];
+            const details = plan.map((row) => row.detail).join('\n');
+            expect(details).toMatch(/^SEARCH a2a_tasks USING (COVERING )?INDEX IDX_a2a_tasks_/);
+            expect(details).not.toMatch(/SCAN a2a_tasks|TEMP B-TREE/);
+          }
         }
       }
-    }
-    expect((await store.list(listReq({ contextId: 'ctx-7' }), alice)).totalSize).toBe(2000);
-  }, 120_000);
+      expect((await store.list(listReq({ contextId: 'ctx-7' }), alice)).totalSize).toBe(2000);
+    },
+    120_000,
+  );
 
   describe('retention (maxTasks, the SQLite memory mode)', () => {
     sqliteOnly('prunes down to maxTasks once 10% over, oldest terminal tasks first', async () => {

@@ -10,7 +10,13 @@ import { assertNoNul, isPostgres, querySql } from '../../common/database/sql-dia
 import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskPayloadRow, TaskScope } from './task.entity';
 import { TaskWriteFailures } from './task-write-failures';
-import { DEFAULT_MAX_LIST_REPLY_BYTES, DEFAULT_MAX_PAGE_SIZE, PAYLOAD_COLUMNS, encodePageToken, listQueries } from './task-list-queries';
+import {
+  DEFAULT_MAX_LIST_REPLY_BYTES,
+  DEFAULT_MAX_PAGE_SIZE,
+  PAYLOAD_COLUMNS,
+  encodePageToken,
+  listQueries,
+} from './task-list-queries';
 import type { ListedRow } from './task-list-queries';
 
 import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
@@ -29,8 +35,6 @@ const PRUNE_SQL =
   `CASE WHEN "status_state" IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', ` +
   `'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED') THEN 0 ELSE 1 END, ` +
   '"status_timestamp_ms", "id" LIMIT ?)';
-
-
 
 /** Construction options of {@link TypeOrmTaskStore}. */
 export interface TypeOrmTaskStoreOptions {
@@ -142,7 +146,13 @@ export class TypeOrmTaskStore implements TaskStore {
     const scope = this.scopeOf(context);
     if (this.postgres) assertNoNul({ ...scope, taskId });
     const row = this.postgres
-      ? (await querySql<TaskPayloadRow[]>(this.dataSource, LOAD_TASK_SQL, [scope.tenant, scope.owner, taskId]))[0]
+      ? (
+          await querySql<TaskPayloadRow[]>(this.dataSource, LOAD_TASK_SQL, [
+            scope.tenant,
+            scope.owner,
+            taskId,
+          ])
+        )[0]
       : (this.prepared().load.get(scope.tenant, scope.owner, taskId) as TaskPayloadRow | undefined);
     return row ? fromTaskRow(row) : undefined;
   }
@@ -158,9 +168,14 @@ export class TypeOrmTaskStore implements TaskStore {
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const scope = this.scopeOf(context);
-    if (this.postgres) assertNoNul({ ...scope, contextId: params.contextId, pageToken: params.pageToken });
+    if (this.postgres)
+      assertNoNul({ ...scope, contextId: params.contextId, pageToken: params.pageToken });
     const { count, page, pageSize } = listQueries(scope, params, this.maxPageSize);
-    const [{ total }] = await querySql<{ total: number }[]>(this.dataSource, count.sql, count.params);
+    const [{ total }] = await querySql<{ total: number }[]>(
+      this.dataSource,
+      count.sql,
+      count.params,
+    );
     const rows = await querySql<ListedRow[]>(this.dataSource, page.sql, page.params);
     const pageRows = withinBytes(rows.slice(0, pageSize), this.maxListReplyBytes);
     const tasks: Task[] = [];

@@ -37,11 +37,15 @@ export function assertPartShape(part: unknown, path: string): void {
   if (!isObject(part)) throw new RequestMalformedError(`${path} must be an object`);
   const present = PART_CONTENT.filter((k) => part[k] !== undefined);
   if (present.length === 0) {
-    throw new RequestMalformedError(`${path} has no content: expected one of text, raw, url or data`);
+    throw new RequestMalformedError(
+      `${path} has no content: expected one of text, raw, url or data`,
+    );
   }
   for (const k of present) {
     if (STRING_CONTENT.has(k) && typeof part[k] !== 'string') {
-      throw new RequestMalformedError(`${path}.${k} must be a string${k === 'raw' ? ' (base64)' : ''}`);
+      throw new RequestMalformedError(
+        `${path}.${k} must be a string${k === 'raw' ? ' (base64)' : ''}`,
+      );
     }
   }
   if (part.metadata !== undefined && part.metadata !== null && !isObject(part.metadata)) {
@@ -84,9 +88,24 @@ function assertSendOptions(params: Record<string, unknown>): void {
   const configuration = params.configuration;
   assertOptional(configuration, 'configuration', 'an object', isObject);
   if (!isObject(configuration)) return;
-  assertOptional(configuration.acceptedOutputModes, 'configuration.acceptedOutputModes', 'an array of strings', isStringArray);
-  assertOptional(configuration.historyLength, 'configuration.historyLength', 'a non-negative integer', isCount);
-  assertOptional(configuration.returnImmediately, 'configuration.returnImmediately', 'a boolean', isBoolean);
+  assertOptional(
+    configuration.acceptedOutputModes,
+    'configuration.acceptedOutputModes',
+    'an array of strings',
+    isStringArray,
+  );
+  assertOptional(
+    configuration.historyLength,
+    'configuration.historyLength',
+    'a non-negative integer',
+    isCount,
+  );
+  assertOptional(
+    configuration.returnImmediately,
+    'configuration.returnImmediately',
+    'a boolean',
+    isBoolean,
+  );
 }
 
 /** JSON-RPC 1.0 methods on one task (`params.id`) or on the task list. */
@@ -123,10 +142,12 @@ export function assertLegacyMessageShape(message: unknown): void {
   message.parts.forEach((part: unknown, i) => {
     const path = `message.parts[${i}]`;
     if (!isObject(part)) return; // the SDK: "Each part must be an object"
-    if (part.kind === 'text' && typeof part.text !== 'string') throw new RequestMalformedError(`${path}.text must be a string`);
+    if (part.kind === 'text' && typeof part.text !== 'string')
+      throw new RequestMalformedError(`${path}.text must be a string`);
     if (part.kind !== 'file') return;
     const file = part.file;
-    if (!isObject(file)) throw new RequestMalformedError(`${path}.file must be an object with bytes or uri`);
+    if (!isObject(file))
+      throw new RequestMalformedError(`${path}.file must be an object with bytes or uri`);
     const content = ['bytes', 'uri'].filter((k) => file[k] !== undefined);
     if (content.length === 0 || content.some((k) => typeof file[k] !== 'string')) {
       throw new RequestMalformedError(`${path}.file needs bytes (base64) or uri, as a string`);
@@ -136,7 +157,8 @@ export function assertLegacyMessageShape(message: unknown): void {
 
 /** Message members of string / string-array / object type, checked before the SDK coerces them. */
 function assertMessageMembers(message: Record<string, unknown>): void {
-  for (const k of MESSAGE_STRING_MEMBERS) assertOptional(message[k], `message.${k}`, 'a string', isString);
+  for (const k of MESSAGE_STRING_MEMBERS)
+    assertOptional(message[k], `message.${k}`, 'a string', isString);
   for (const k of ['referenceTaskIds', 'extensions']) {
     assertOptional(message[k], `message.${k}`, 'an array of strings', isStringArray);
   }
@@ -147,7 +169,12 @@ function assertMessageMembers(message: Record<string, unknown>): void {
 const MESSAGE_STRING_MEMBERS = ['messageId', 'contextId', 'taskId'] as const;
 
 /** Throws unless `value` is absent (`undefined`/`null`) or passes `test`. */
-function assertOptional(value: unknown, path: string, expected: string, test: (v: unknown) => boolean): void {
+function assertOptional(
+  value: unknown,
+  path: string,
+  expected: string,
+  test: (v: unknown) => boolean,
+): void {
   if (value !== undefined && value !== null && !test(value)) {
     throw new RequestMalformedError(`${path} must be ${expected}`);
   }

@@ -22,7 +22,11 @@ describe('writeSse mid-stream failure framing (issue #11.10)', () => {
         first,
         rest: iterator,
         encode: (e) => ({ jsonrpc: '2.0', id: 1, result: e }),
-        encodeError: () => ({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error.' } }),
+        encodeError: () => ({
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32603, message: 'Internal error.' },
+        }),
         onDisconnect: 'drain',
         errorFrame: (req.params as { frame: SseErrorFrame }).frame,
       });

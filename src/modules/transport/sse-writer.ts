@@ -43,7 +43,9 @@ export async function writeSse<T>(args: {
   const write = (chunk: string) => {
     if (open && !raw.writableEnded) raw.write(chunk);
   };
-  const keepAlive = args.keepAliveMs ? setInterval(() => write(KEEP_ALIVE_COMMENT), args.keepAliveMs) : undefined;
+  const keepAlive = args.keepAliveMs
+    ? setInterval(() => write(KEEP_ALIVE_COMMENT), args.keepAliveMs)
+    : undefined;
   keepAlive?.unref();
   try {
     if (!args.first.done) write(formatSSEEvent(encode(args.first.value)));
@@ -58,7 +60,10 @@ export async function writeSse<T>(args: {
     }
   } catch (err) {
     if (open) write(errorFrame(args.encodeError(err), args.errorFrame));
-    else new Logger('SseWriter').warn(`Stream failed after the client left: ${(err as Error)?.message}`);
+    else
+      new Logger('SseWriter').warn(
+        `Stream failed after the client left: ${(err as Error)?.message}`,
+      );
   } finally {
     clearInterval(keepAlive);
     if (!raw.writableEnded) raw.end();

@@ -9,7 +9,11 @@ import { CallContextService } from './call-context.service';
 import { A2aFallbackExceptionFilter } from './a2a-fallback-exception.filter';
 import { JsonRpcController } from './json-rpc/json-rpc.controller';
 import { RestController } from './rest/rest.controller';
-import { A2A_REQUEST_HANDLER, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER } from './transport.constants';
+import {
+  A2A_REQUEST_HANDLER,
+  JSON_RPC_HANDLER,
+  LEGACY_JSON_RPC_HANDLER,
+} from './transport.constants';
 
 /**
  * The A2A bindings: one controller per binding (JSON-RPC 1.0 + 0.3 at `POST /`, HTTP+JSON at the

@@ -100,7 +100,9 @@ export class A2aKeysIssueCommand extends CommandRunner {
     }
     const { key, claims } = issued;
     const scopes = claims.scopes?.length ? `scopes: ${claims.scopes.join(',')}\n` : '';
-    process.stdout.write(`key: ${key}\nid: ${claims.kid}\nexpires: ${isoFromUnix(claims.exp)}\n${scopes}`);
+    process.stdout.write(
+      `key: ${key}\nid: ${claims.kid}\nexpires: ${isoFromUnix(claims.exp)}\n${scopes}`,
+    );
     process.stderr.write(
       'Shown once: nothing is stored. Revoke it by adding its id to SUPERQODE_A2A_REVOKED_KEYS.\n',
     );

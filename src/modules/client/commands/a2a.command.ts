@@ -30,9 +30,17 @@ export class A2aListCommand extends CommandRunner {
       contextId: c.contextId ?? null,
     }));
     if (f.json) return outJson(rows);
-    if (!rows.length) return out(`no saved connections (${this.store.file}); save one with: superqode connect a2a URL --save NAME`);
+    if (!rows.length)
+      return out(
+        `no saved connections (${this.store.file}); save one with: superqode connect a2a URL --save NAME`,
+      );
     for (const r of rows) {
-      const extras = [`token ${r.token}`, r.headers.length ? `headers ${r.headers.join(',')}` : '', r.tls ? 'mTLS' : '', r.contextId ? `context ${r.contextId}` : ''];
+      const extras = [
+        `token ${r.token}`,
+        r.headers.length ? `headers ${r.headers.join(',')}` : '',
+        r.tls ? 'mTLS' : '',
+        r.contextId ? `context ${r.contextId}` : '',
+      ];
       out(`${r.name}  ${r.url}  ${extras.filter(Boolean).join('; ')}`);
     }
   }
@@ -55,7 +63,11 @@ interface CallFlags {
  * conversation (contextId, and the task while it waits for input); `--new` starts a new one.
  * Exit 0: completed, input-required or a Message reply; 1: failure or unknown name.
  */
-@SubCommand({ name: 'call', arguments: '<name> <message>', description: 'Send a message on a saved connection' })
+@SubCommand({
+  name: 'call',
+  arguments: '<name> <message>',
+  description: 'Send a message on a saved connection',
+})
 export class A2aCallCommand extends CommandRunner {
   constructor(private readonly store: ConnectionsStore) {
     super();
@@ -65,15 +77,35 @@ export class A2aCallCommand extends CommandRunner {
     const redactor = new Redactor();
     const conn = this.store.get(name);
     if (!conn) return fail(`no saved connection "${name}" (see: superqode a2a list)`, redactor);
-    const trace = new ClientTrace(redactor, f.inspect && !f.json ? (e) => out(formatTraceEntry(e)) : undefined);
-    const token = conn.token ? { token: conn.token } : conn.tokenEnv ? { token: clientEnv(conn.tokenEnv), fromEnv: conn.tokenEnv } : {};
+    const trace = new ClientTrace(
+      redactor,
+      f.inspect && !f.json ? (e) => out(formatTraceEntry(e)) : undefined,
+    );
+    const token = conn.token
+      ? { token: conn.token }
+      : conn.tokenEnv
+        ? { token: clientEnv(conn.tokenEnv), fromEnv: conn.tokenEnv }
+        : {};
     const cache = new MemoryCardCache();
     if (conn.card) cache.set(conn.card.url, conn.card);
-    const flags = { header: conn.headers, tlsCert: conn.tls?.cert, tlsKey: conn.tls?.key, tlsCa: conn.tls?.ca };
-    const options = { ...clientOptions(flags, trace, token), cardCache: cache, oauth: cliOAuthProvider() };
+    const flags = {
+      header: conn.headers,
+      tlsCert: conn.tls?.cert,
+      tlsKey: conn.tls?.key,
+      tlsCa: conn.tls?.ca,
+    };
+    const options = {
+      ...clientOptions(flags, trace, token),
+      cardCache: cache,
+      oauth: cliOAuthProvider(),
+    };
     if (conn.token) options.tokenSource = `saved connection "${conn.name}"`;
     try {
-      const client = await withSpinner('reading the agent card', () => A2AClient.connect(conn.url, options), { enabled: !f.inspect });
+      const client = await withSpinner(
+        'reading the agent card',
+        () => A2AClient.connect(conn.url, options),
+        { enabled: !f.inspect },
+      );
       try {
         await this.call(client, conn, text, f);
       } finally {
@@ -84,9 +116,16 @@ export class A2aCallCommand extends CommandRunner {
     }
   }
 
-  private async call(client: A2AClient, conn: SavedConnection, text: string, f: CallFlags): Promise<void> {
+  private async call(
+    client: A2AClient,
+    conn: SavedConnection,
+    text: string,
+    f: CallFlags,
+  ): Promise<void> {
     const thread = f.new ? {} : { contextId: conn.contextId, taskId: conn.taskId };
-    const result = await withSpinner('waiting for the agent', () => client.send(text, thread), { enabled: !f.inspect });
+    const result = await withSpinner('waiting for the agent', () => client.send(text, thread), {
+      enabled: !f.inspect,
+    });
     const view = viewResult(result);
     const waiting = view.state === 'input-required' || view.state === 'auth-required';
     const d = client.discovery;
@@ -121,12 +160,18 @@ export class A2aCallCommand extends CommandRunner {
  * verdict on it, the chosen one, security schemes, capabilities and skills. Sends nothing.
  * Exit 0 when the card was read (even with no usable interface); 1 otherwise.
  */
-@SubCommand({ name: 'discover', arguments: '<url>', description: 'Read an agent card and show what this client would use' })
+@SubCommand({
+  name: 'discover',
+  arguments: '<url>',
+  description: 'Read an agent card and show what this client would use',
+})
 export class A2aDiscoverCommand extends ConnectionCommand {
   async run([url]: string[], f: ConnectionFlags = {}): Promise<void> {
     const redactor = new Redactor();
     try {
-      const report = await withSpinner('reading the agent card', () => discoverReport(url, clientOptions(f, new ClientTrace(redactor))));
+      const report = await withSpinner('reading the agent card', () =>
+        discoverReport(url, clientOptions(f, new ClientTrace(redactor))),
+      );
       if (f.json) outJson(report.json);
       else out(...report.lines);
     } catch (err) {
@@ -136,7 +181,11 @@ export class A2aDiscoverCommand extends ConnectionCommand {
 }
 
 /** `superqode a2a`: parent of list, call, discover; alone it prints usage and exits 2. */
-@Command({ name: 'a2a', description: 'A2A client: saved connections and discovery', subCommands: [A2aListCommand, A2aCallCommand, A2aDiscoverCommand, ReconcileTasksCommand] })
+@Command({
+  name: 'a2a',
+  description: 'A2A client: saved connections and discovery',
+  subCommands: [A2aListCommand, A2aCallCommand, A2aDiscoverCommand, ReconcileTasksCommand],
+})
 export class A2aCommand extends CommandRunner {
   async run(): Promise<void> {
     process.stdout.write('Usage: superqode a2a list|call|discover (see --help)\n');

@@ -53,7 +53,11 @@ export function summaryJson(c: A2AClient): Record<string, unknown> {
     etag: c.discovery.etag ?? null,
     fromCache: c.discovery.fromCache,
     interface: { ...c.interface.chosen, reason: c.interface.reason },
-    interfaces: c.interface.verdicts.map((v) => ({ ...v.entry, usable: Boolean(v.spoken), reason: v.reason })),
+    interfaces: c.interface.verdicts.map((v) => ({
+      ...v.entry,
+      usable: Boolean(v.spoken),
+      reason: v.reason,
+    })),
     auth: { scheme: c.auth.usedScheme ?? null, lines: c.auth.lines, warnings: c.auth.warnings },
   };
 }
@@ -63,9 +67,15 @@ const MAX_LINE_CHARS = 300;
 
 /** `task:` / `context:` lines and the reply text of a result. */
 export function resultLines(v: ResultView): string[] {
-  const head = v.kind === 'message' ? ['reply:     message (no task)'] : [`task:      ${v.taskId ?? '?'} ${v.state ?? ''}`.trimEnd()];
+  const head =
+    v.kind === 'message'
+      ? ['reply:     message (no task)']
+      : [`task:      ${v.taskId ?? '?'} ${v.state ?? ''}`.trimEnd()];
   if (v.contextId) head.push(`context:   ${v.contextId}`);
-  const cut = (t: string): string => (t.length > MAX_LINE_CHARS && !t.includes('\n') ? `${t.slice(0, MAX_LINE_CHARS)}… (${t.length} chars; --json shows all)` : t);
+  const cut = (t: string): string =>
+    t.length > MAX_LINE_CHARS && !t.includes('\n')
+      ? `${t.slice(0, MAX_LINE_CHARS)}… (${t.length} chars; --json shows all)`
+      : t;
   return v.text.length ? [...head, '', ...v.text.map(cut)] : head;
 }
 
@@ -78,7 +88,9 @@ export function eventLine(v: ResultView): string {
 /** The conformance table, summary line and disclaimer. */
 export function checksTable(results: CheckResult[]): string[] {
   const w = Math.max(5, ...results.map((r) => r.name.length));
-  const rows = results.map((r) => `${r.name.padEnd(w)}  ${r.status.toUpperCase().padEnd(6)}  ${r.detail}`);
+  const rows = results.map(
+    (r) => `${r.name.padEnd(w)}  ${r.status.toUpperCase().padEnd(6)}  ${r.detail}`,
+  );
   const count = (s: CheckResult['status']): number => results.filter((r) => r.status === s).length;
   return [
     `${'CHECK'.padEnd(w)}  RESULT  DETAIL`,

@@ -6,9 +6,27 @@ import { CONNECTION_NAME, ConnectionsStore } from '../connections.store';
 import { Redactor } from '../redact';
 import { viewResult } from '../result-view';
 import { withSpinner } from '../spinner';
-import { checksTable, fail, out, outJson, resultLines, succeeded, summaryJson, summaryLines, warn } from './client-output';
+import {
+  checksTable,
+  fail,
+  out,
+  outJson,
+  resultLines,
+  succeeded,
+  summaryJson,
+  summaryLines,
+  warn,
+} from './client-output';
 import { cliOAuthProvider } from './oauth-cli';
-import { chooseToken, clientOptions, ConnectionCommand, type ConnectionFlags, type TokenChoice, tlsFrom, UsageError } from './connection-flags';
+import {
+  chooseToken,
+  clientOptions,
+  ConnectionCommand,
+  type ConnectionFlags,
+  type TokenChoice,
+  tlsFrom,
+  UsageError,
+} from './connection-flags';
 
 /** Default message of `connect a2a` when `--send` is not given. */
 export const DEFAULT_CONNECT_TEXT = 'hello';
@@ -47,19 +65,31 @@ export class ConnectA2aCommand extends ConnectionCommand {
 
   async run([url]: string[], f: ConnectA2aFlags = {}): Promise<void> {
     const redactor = new Redactor();
-    const trace = new ClientTrace(redactor, f.inspect && !f.json ? (e) => out(formatTraceEntry(e)) : undefined);
+    const trace = new ClientTrace(
+      redactor,
+      f.inspect && !f.json ? (e) => out(formatTraceEntry(e)) : undefined,
+    );
     const token = chooseToken(f.token);
     const oauth = cliOAuthProvider();
     const options = { ...clientOptions(f, trace, token), oauth: f.logout ? undefined : oauth };
     if (f.conformance) return this.conformance(url, options, f, trace);
     let client: A2AClient;
     try {
-      client = await withSpinner('reading the agent card', () => A2AClient.connect(url, options), { enabled: !f.inspect });
+      client = await withSpinner('reading the agent card', () => A2AClient.connect(url, options), {
+        enabled: !f.inspect,
+      });
     } catch (err) {
       return fail(err, redactor);
     }
     try {
-      if (f.logout) return out(...(await oauth.logout(client.discovery.cardUrl, client.securitySchemes, globalThis.fetch)));
+      if (f.logout)
+        return out(
+          ...(await oauth.logout(
+            client.discovery.cardUrl,
+            client.securitySchemes,
+            globalThis.fetch,
+          )),
+        );
       for (const w of client.auth.warnings) warn(w, redactor);
       if (f.save) this.save(f.save, url, f, token);
       await this.sendAndPrint(client, f, trace);
@@ -70,26 +100,63 @@ export class ConnectA2aCommand extends ConnectionCommand {
     }
   }
 
-  private async sendAndPrint(client: A2AClient, f: ConnectA2aFlags, trace: ClientTrace): Promise<void> {
-    const summary = [...summaryLines(client), ...(f.save ? [`saved:     ${f.save} (${this.store.file})`] : [])];
+  private async sendAndPrint(
+    client: A2AClient,
+    f: ConnectA2aFlags,
+    trace: ClientTrace,
+  ): Promise<void> {
+    const summary = [
+      ...summaryLines(client),
+      ...(f.save ? [`saved:     ${f.save} (${this.store.file})`] : []),
+    ];
     if (f.send === false) {
-      if (f.json) return outJson({ ...summaryJson(client), result: null, trace: f.inspect ? trace.entries.map(formatTraceEntry) : undefined, saved: f.save ?? null });
+      if (f.json)
+        return outJson({
+          ...summaryJson(client),
+          result: null,
+          trace: f.inspect ? trace.entries.map(formatTraceEntry) : undefined,
+          saved: f.save ?? null,
+        });
       return out(...summary, '', 'card checked; no message sent (--no-send)');
     }
-    const result = await withSpinner('waiting for the agent', () => client.send(f.send || DEFAULT_CONNECT_TEXT), { enabled: !f.inspect });
+    const result = await withSpinner(
+      'waiting for the agent',
+      () => client.send(f.send || DEFAULT_CONNECT_TEXT),
+      { enabled: !f.inspect },
+    );
     const view = viewResult(result);
     if (f.save && view.contextId) this.store.update(f.save, { contextId: view.contextId });
-    if (f.json) outJson({ ...summaryJson(client), result: view, trace: f.inspect ? trace.entries.map(formatTraceEntry) : undefined, saved: f.save ?? null });
+    if (f.json)
+      outJson({
+        ...summaryJson(client),
+        result: view,
+        trace: f.inspect ? trace.entries.map(formatTraceEntry) : undefined,
+        saved: f.save ?? null,
+      });
     else out(...summary, ...resultLines(view));
     if (!succeeded(view)) process.exitCode = 1;
   }
 
-  private async conformance(url: string, options: A2AClientOptions, f: ConnectA2aFlags, trace: ClientTrace): Promise<void> {
+  private async conformance(
+    url: string,
+    options: A2AClientOptions,
+    f: ConnectA2aFlags,
+    trace: ClientTrace,
+  ): Promise<void> {
     const send = f.send !== false;
-    const results = await withSpinner('running client-fit checks', () => runConformance(url, options, { send, text: f.send || undefined }), {
-      enabled: !f.inspect,
-    });
-    if (f.json) outJson({ checks: results, note: 'client-fit checks, not a server conformance result', trace: f.inspect ? trace.entries.map(formatTraceEntry) : undefined });
+    const results = await withSpinner(
+      'running client-fit checks',
+      () => runConformance(url, options, { send, text: f.send || undefined }),
+      {
+        enabled: !f.inspect,
+      },
+    );
+    if (f.json)
+      outJson({
+        checks: results,
+        note: 'client-fit checks, not a server conformance result',
+        trace: f.inspect ? trace.entries.map(formatTraceEntry) : undefined,
+      });
     else out(...checksTable(results));
     if (results.some((r) => r.status === 'fail')) process.exitCode = 1;
   }
@@ -107,7 +174,10 @@ export class ConnectA2aCommand extends ConnectionCommand {
     });
   }
 
-  @Option({ flags: '--send <text>', description: `message to send (default "${DEFAULT_CONNECT_TEXT}")` })
+  @Option({
+    flags: '--send <text>',
+    description: `message to send (default "${DEFAULT_CONNECT_TEXT}")`,
+  })
   parseSend(v: string): string {
     return v;
   }
@@ -117,30 +187,47 @@ export class ConnectA2aCommand extends ConnectionCommand {
     return false;
   }
 
-  @Option({ flags: '--inspect', description: 'print each request and answer, the interface choice and credentials (redacted)' })
+  @Option({
+    flags: '--inspect',
+    description: 'print each request and answer, the interface choice and credentials (redacted)',
+  })
   parseInspect(): boolean {
     return true;
   }
 
-  @Option({ flags: '--conformance', description: 'run client-fit checks and print a table (exit 1 on any failure)' })
+  @Option({
+    flags: '--conformance',
+    description: 'run client-fit checks and print a table (exit 1 on any failure)',
+  })
   parseConformance(): boolean {
     return true;
   }
 
-  @Option({ flags: '--logout', description: 'revoke (RFC 7009) and delete the stored OAuth tokens for this agent' })
+  @Option({
+    flags: '--logout',
+    description: 'revoke (RFC 7009) and delete the stored OAuth tokens for this agent',
+  })
   parseLogout(): boolean {
     return true;
   }
 
-  @Option({ flags: '--save <name>', description: 'save the connection (~/.superqode/a2a.json) for `a2a call NAME`' })
+  @Option({
+    flags: '--save <name>',
+    description: 'save the connection (~/.superqode/a2a.json) for `a2a call NAME`',
+  })
   parseSave(v: string): string {
-    if (!CONNECTION_NAME.test(v)) throw new UsageError('--save takes 1-64 of A-Z a-z 0-9 . _ - (starting alphanumeric)');
+    if (!CONNECTION_NAME.test(v))
+      throw new UsageError('--save takes 1-64 of A-Z a-z 0-9 . _ - (starting alphanumeric)');
     return v;
   }
 }
 
 /** `superqode connect`: parent of `connect a2a`; alone it prints usage and exits 2. */
-@Command({ name: 'connect', description: 'Connect to a remote agent', subCommands: [ConnectA2aCommand] })
+@Command({
+  name: 'connect',
+  description: 'Connect to a remote agent',
+  subCommands: [ConnectA2aCommand],
+})
 export class ConnectCommand extends CommandRunner {
   async run(): Promise<void> {
     process.stdout.write('Usage: superqode connect a2a URL [options] (see --help)\n');

@@ -38,7 +38,8 @@ export interface ConnectionFlags {
 export function parseHeader(value: string): [string, string] {
   const i = value.indexOf(':');
   const name = i > 0 ? value.slice(0, i).trim() : '';
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header takes NAME:VALUE, got "${value.slice(0, 40)}"`);
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    throw new UsageError(`--header takes NAME:VALUE, got "${value.slice(0, 40)}"`);
   return [name, value.slice(i + 1).trim()];
 }
 
@@ -58,11 +59,17 @@ export function chooseToken(flag: string | undefined): TokenChoice {
 
 /** TLS file paths from the flags, or undefined when none was given. */
 export function tlsFrom(f: ConnectionFlags): TlsFiles | undefined {
-  return f.tlsCert || f.tlsKey || f.tlsCa ? { cert: f.tlsCert, key: f.tlsKey, ca: f.tlsCa } : undefined;
+  return f.tlsCert || f.tlsKey || f.tlsCa
+    ? { cert: f.tlsCert, key: f.tlsKey, ca: f.tlsCa }
+    : undefined;
 }
 
 /** Client options for the flags (token from the flag or the environment). */
-export function clientOptions(f: ConnectionFlags, trace: ClientTrace, token: TokenChoice = chooseToken(f.token)): A2AClientOptions {
+export function clientOptions(
+  f: ConnectionFlags,
+  trace: ClientTrace,
+  token: TokenChoice = chooseToken(f.token),
+): A2AClientOptions {
   return {
     token: token.token,
     tokenSource: token.fromEnv ? `$${token.fromEnv}` : '--token',
@@ -75,12 +82,18 @@ export function clientOptions(f: ConnectionFlags, trace: ClientTrace, token: Tok
 
 /** Base of the commands that reach an agent: the shared connection flags. */
 export abstract class ConnectionCommand extends CommandRunner {
-  @Option({ flags: '--token <token>', description: `token; the card decides how it is sent (default $${CLIENT_ENV.TOKEN})` })
+  @Option({
+    flags: '--token <token>',
+    description: `token; the card decides how it is sent (default $${CLIENT_ENV.TOKEN})`,
+  })
   parseToken(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--header <name:value>', description: 'extra header on every request (repeatable)' })
+  @Option({
+    flags: '--header <name:value>',
+    description: 'extra header on every request (repeatable)',
+  })
   parseHeaderFlag(v: string, previous: [string, string][] = []): [string, string][] {
     return [...previous, parseHeader(v)];
   }
@@ -95,15 +108,22 @@ export abstract class ConnectionCommand extends CommandRunner {
     return v;
   }
 
-  @Option({ flags: '--tls-ca <file>', description: 'CA bundle (PEM) to trust for the server certificate' })
+  @Option({
+    flags: '--tls-ca <file>',
+    description: 'CA bundle (PEM) to trust for the server certificate',
+  })
   parseTlsCa(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--timeout <seconds>', description: 'time bound per request, 1-3600 s (default 60)' })
+  @Option({
+    flags: '--timeout <seconds>',
+    description: 'time bound per request, 1-3600 s (default 60)',
+  })
   parseTimeout(v: string): number {
     const n = /^\d{1,4}$/.test(v) ? Number(v) : NaN;
-    if (!(n >= 1 && n <= 3600)) throw new UsageError('--timeout must be a whole number of seconds from 1 to 3600');
+    if (!(n >= 1 && n <= 3600))
+      throw new UsageError('--timeout must be a whole number of seconds from 1 to 3600');
     return n;
   }
 

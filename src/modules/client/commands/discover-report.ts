@@ -29,7 +29,13 @@ export async function discoverReport(url: string, o: A2AClientOptions): Promise<
   const base = baseFetchFor(o.tls);
   try {
     const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const fetchImpl = createClientFetch({ base: base.fetch, extraHeaders: o.headers ?? [], timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBodyBytes, stage: 'discovery' });
+    const fetchImpl = createClientFetch({
+      base: base.fetch,
+      extraHeaders: o.headers ?? [],
+      timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxBodyBytes,
+      stage: 'discovery',
+    });
     const d = await discoverCard(url, { fetchImpl, maxBodyBytes });
     const card = d.card;
     const verdicts = listInterfaces(card).map(judgeInterface);
@@ -41,22 +47,47 @@ export async function discoverReport(url: string, o: A2AClientOptions): Promise<
       chosen = `none: ${(err as Error).message.split('\n')[0]}`;
     }
     const schemes = parseSchemes(card);
-    const plan = planAuth(schemes, requiredSchemes(card), { token: o.token, tokenSource: o.tokenSource, clientCertificate: base.clientCertificate });
+    const plan = planAuth(schemes, requiredSchemes(card), {
+      token: o.token,
+      tokenSource: o.tokenSource,
+      clientCertificate: base.clientCertificate,
+    });
     const caps = (card.capabilities ?? {}) as Json;
     const lines = [
       `agent:        ${String(card.name)} ${String(card.version ?? '')}`.trimEnd(),
       `description:  ${String(card.description ?? '')}`,
       `card:         ${d.cardUrl}${d.etag ? ` (ETag ${d.etag})` : ''}`,
       'interfaces:',
-      ...verdicts.map((v) => `  ${v.spoken ? '✓' : '✗'} ${v.entry.binding} ${v.entry.version} at ${v.entry.url}: ${v.reason}`),
+      ...verdicts.map(
+        (v) =>
+          `  ${v.spoken ? '✓' : '✗'} ${v.entry.binding} ${v.entry.version} at ${v.entry.url}: ${v.reason}`,
+      ),
       `chosen:       ${chosen}`,
       'security:',
       ...(schemes.length ? plan.lines.map((l) => `  ${l}`) : ['  none declared']),
       ...plan.warnings.map((w) => `  warning: ${w}`),
-      `capabilities: ${Object.entries(caps).filter(([, v]) => typeof v === 'boolean').map(([k, v]) => `${k}=${String(v)}`).join(' ') || 'none'}`,
+      `capabilities: ${
+        Object.entries(caps)
+          .filter(([, v]) => typeof v === 'boolean')
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(' ') || 'none'
+      }`,
       `skills:       ${names(card.skills, 'name').join(', ') || 'none'}`,
     ];
-    const json = { cardUrl: d.cardUrl, etag: d.etag ?? null, card, interfaces: verdicts.map((v) => ({ ...v.entry, usable: Boolean(v.spoken), reason: v.reason })), chosen, security: schemes.map(describeScheme), auth: plan.lines, warnings: plan.warnings };
+    const json = {
+      cardUrl: d.cardUrl,
+      etag: d.etag ?? null,
+      card,
+      interfaces: verdicts.map((v) => ({
+        ...v.entry,
+        usable: Boolean(v.spoken),
+        reason: v.reason,
+      })),
+      chosen,
+      security: schemes.map(describeScheme),
+      auth: plan.lines,
+      warnings: plan.warnings,
+    };
     return { lines, json };
   } finally {
     await base.close();

@@ -35,8 +35,11 @@ export function cliOAuthProvider(): DefaultOAuthProvider {
     store: new LazyTokenStore(),
     onDevicePrompt: (p) => {
       const where = p.verificationUriComplete ?? p.verificationUri;
-      process.stderr.write(`\nTo authorize this client, open ${where}\nand enter the code ${p.userCode} (valid ${Math.max(1, Math.round(p.expiresIn / 60))} min).\n`);
+      process.stderr.write(
+        `\nTo authorize this client, open ${where}\nand enter the code ${p.userCode} (valid ${Math.max(1, Math.round(p.expiresIn / 60))} min).\n`,
+      );
     },
-    onAuthorizationUrl: (url) => process.stderr.write(`\nOpen this URL in a browser to sign in:\n  ${url}\n`),
+    onAuthorizationUrl: (url) =>
+      process.stderr.write(`\nOpen this URL in a browser to sign in:\n  ${url}\n`),
   });
 }

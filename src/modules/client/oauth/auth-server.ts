@@ -6,7 +6,10 @@ import type { CardScheme, OAuthFlowInfo } from '../security-schemes';
 export type AuthServer = oauth.AuthorizationServer;
 
 /** Options oauth4webapi takes on every request: our fetch, and plain HTTP only on loopback. */
-export function requestOptions(url: string | undefined, fetchImpl: typeof fetch): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]: boolean } {
+export function requestOptions(
+  url: string | undefined,
+  fetchImpl: typeof fetch,
+): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]: boolean } {
   return { [oauth.customFetch]: fetchImpl, [oauth.allowInsecureRequests]: isLoopbackHttp(url) };
 }
 
@@ -15,7 +18,10 @@ export function isLoopbackHttp(url: string | undefined): boolean {
   if (!url) return false;
   try {
     const u = new URL(url);
-    return u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '[::1]' || /^127\./.test(u.hostname));
+    return (
+      u.protocol === 'http:' &&
+      (u.hostname === 'localhost' || u.hostname === '[::1]' || /^127\./.test(u.hostname))
+    );
   } catch {
     return false;
   }
@@ -39,7 +45,10 @@ export function issuerOf(metadataUrl: string): URL {
  * @throws {A2AClientError} `OAUTH` with the reason.
  * @see RFC 8414 §3 (metadata); OpenID Connect Discovery 1.0 §4.
  */
-export async function fetchAuthServer(metadataUrl: string, fetchImpl: typeof fetch): Promise<AuthServer> {
+export async function fetchAuthServer(
+  metadataUrl: string,
+  fetchImpl: typeof fetch,
+): Promise<AuthServer> {
   try {
     const res = await fetchImpl(metadataUrl, { headers: { Accept: 'application/json' } });
     return await oauth.processDiscoveryResponse(issuerOf(metadataUrl), res);
@@ -56,10 +65,16 @@ function firstFlow(s: CardScheme): OAuthFlowInfo | undefined {
  * RFC 8414 metadata at an origin (`/.well-known/oauth-authorization-server`), else OIDC
  * discovery (`/.well-known/openid-configuration`); undefined when neither answers validly.
  */
-async function discoverAtOrigin(origin: string, fetchImpl: typeof fetch): Promise<AuthServer | undefined> {
+async function discoverAtOrigin(
+  origin: string,
+  fetchImpl: typeof fetch,
+): Promise<AuthServer | undefined> {
   for (const algorithm of ['oauth2', 'oidc'] as const) {
     try {
-      const res = await oauth.discoveryRequest(new URL(origin), { algorithm, ...requestOptions(origin, fetchImpl) });
+      const res = await oauth.discoveryRequest(new URL(origin), {
+        algorithm,
+        ...requestOptions(origin, fetchImpl),
+      });
       return await oauth.processDiscoveryResponse(new URL(origin), res);
     } catch {
       // not served there, or not valid: try the next well-known path, then the card's URLs
@@ -89,7 +104,11 @@ export async function authServerFor(s: CardScheme, fetchImpl: typeof fetch): Pro
     authorization_endpoint: f.authorizationCode?.authorizationUrl,
   });
   if (s.metadataUrl) return { ...(await fetchAuthServer(s.metadataUrl, fetchImpl)), ...fromCard };
-  if (!fromCard.token_endpoint) throw new A2AClientError(A2AClientErrorCode.OAuth, `OAuth scheme "${s.name}" names neither a metadata URL nor a token URL`);
+  if (!fromCard.token_endpoint)
+    throw new A2AClientError(
+      A2AClientErrorCode.OAuth,
+      `OAuth scheme "${s.name}" names neither a metadata URL nor a token URL`,
+    );
   const origin = new URL(fromCard.token_endpoint).origin;
   const discovered = await discoverAtOrigin(origin, fetchImpl);
   return { issuer: origin, ...discovered, ...fromCard };
@@ -102,6 +121,10 @@ export async function authServerFor(s: CardScheme, fetchImpl: typeof fetch): Pro
 export function oauthError(step: string, err: unknown): A2AClientError {
   if (err instanceof A2AClientError) return err;
   const e = err as { error?: string; error_description?: string; message?: string };
-  const detail = e.error ? `${e.error}${e.error_description ? `: ${e.error_description}` : ''}` : (e.message ?? String(err));
-  return new A2AClientError(A2AClientErrorCode.OAuth, `OAuth ${step} failed (${detail})`, { cause: err });
+  const detail = e.error
+    ? `${e.error}${e.error_description ? `: ${e.error_description}` : ''}`
+    : (e.message ?? String(err));
+  return new A2AClientError(A2AClientErrorCode.OAuth, `OAuth ${step} failed (${detail})`, {
+    cause: err,
+  });
 }

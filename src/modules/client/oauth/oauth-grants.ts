@@ -36,7 +36,10 @@ export interface DeviceFlowOptions {
 }
 
 function parts(client: OAuthClient): [oauth.Client, oauth.ClientAuth] {
-  return [{ client_id: client.clientId }, client.clientSecret ? oauth.ClientSecretBasic(client.clientSecret) : oauth.None()];
+  return [
+    { client_id: client.clientId },
+    client.clientSecret ? oauth.ClientSecretBasic(client.clientSecret) : oauth.None(),
+  ];
 }
 
 function scopeParams(scopes: string[]): Record<string, string> {
@@ -48,10 +51,20 @@ function scopeParams(scopes: string[]): Record<string, string> {
  * @throws {A2AClientError} `OAUTH` with the server's `error` (e.g. `invalid_client`).
  * @see RFC 6749 §4.4.
  */
-export async function clientCredentialsGrant(ctx: GrantContext, client: OAuthClient, scopes: string[]): Promise<oauth.TokenEndpointResponse> {
+export async function clientCredentialsGrant(
+  ctx: GrantContext,
+  client: OAuthClient,
+  scopes: string[],
+): Promise<oauth.TokenEndpointResponse> {
   const [c, auth] = parts(client);
   try {
-    const res = await oauth.clientCredentialsGrantRequest(ctx.as, c, auth, scopeParams(scopes), requestOptions(ctx.as.token_endpoint, ctx.fetchImpl));
+    const res = await oauth.clientCredentialsGrantRequest(
+      ctx.as,
+      c,
+      auth,
+      scopeParams(scopes),
+      requestOptions(ctx.as.token_endpoint, ctx.fetchImpl),
+    );
     return await oauth.processClientCredentialsResponse(ctx.as, c, res);
   } catch (err) {
     throw oauthError('client credentials grant', err);
@@ -63,10 +76,20 @@ export async function clientCredentialsGrant(ctx: GrantContext, client: OAuthCli
  * @throws {A2AClientError} `OAUTH` (e.g. `invalid_grant` for a revoked or expired refresh token).
  * @see RFC 6749 §6.
  */
-export async function refreshGrant(ctx: GrantContext, client: OAuthClient, refreshToken: string): Promise<oauth.TokenEndpointResponse> {
+export async function refreshGrant(
+  ctx: GrantContext,
+  client: OAuthClient,
+  refreshToken: string,
+): Promise<oauth.TokenEndpointResponse> {
   const [c, auth] = parts(client);
   try {
-    const res = await oauth.refreshTokenGrantRequest(ctx.as, c, auth, refreshToken, requestOptions(ctx.as.token_endpoint, ctx.fetchImpl));
+    const res = await oauth.refreshTokenGrantRequest(
+      ctx.as,
+      c,
+      auth,
+      refreshToken,
+      requestOptions(ctx.as.token_endpoint, ctx.fetchImpl),
+    );
     return await oauth.processRefreshTokenResponse(ctx.as, c, res);
   } catch (err) {
     throw oauthError('refresh', err);
@@ -78,11 +101,23 @@ export async function refreshGrant(ctx: GrantContext, client: OAuthClient, refre
  * @throws {A2AClientError} `OAUTH` when the server has no revocation endpoint or refuses.
  * @see RFC 7009 §2.
  */
-export async function revokeToken(ctx: GrantContext, client: OAuthClient, token: string, hint: 'access_token' | 'refresh_token'): Promise<void> {
-  if (!ctx.as.revocation_endpoint) throw new A2AClientError(A2AClientErrorCode.OAuth, 'the authorization server has no revocation endpoint');
+export async function revokeToken(
+  ctx: GrantContext,
+  client: OAuthClient,
+  token: string,
+  hint: 'access_token' | 'refresh_token',
+): Promise<void> {
+  if (!ctx.as.revocation_endpoint)
+    throw new A2AClientError(
+      A2AClientErrorCode.OAuth,
+      'the authorization server has no revocation endpoint',
+    );
   const [c, auth] = parts(client);
   try {
-    const res = await oauth.revocationRequest(ctx.as, c, auth, token, { ...requestOptions(ctx.as.revocation_endpoint, ctx.fetchImpl), additionalParameters: { token_type_hint: hint } });
+    const res = await oauth.revocationRequest(ctx.as, c, auth, token, {
+      ...requestOptions(ctx.as.revocation_endpoint, ctx.fetchImpl),
+      additionalParameters: { token_type_hint: hint },
+    });
     await oauth.processRevocationResponse(res);
   } catch (err) {
     throw oauthError('revocation', err);
@@ -95,16 +130,41 @@ export async function revokeToken(ctx: GrantContext, client: OAuthClient, token:
  * @throws {A2AClientError} `OAUTH`: no registration endpoint, or the server refused.
  * @see RFC 7591 §3; RFC 8252 §8.4 (native apps are public clients).
  */
-export async function registerClient(ctx: GrantContext, grantTypes: string[], redirectUris: string[]): Promise<OAuthClient> {
+export async function registerClient(
+  ctx: GrantContext,
+  grantTypes: string[],
+  redirectUris: string[],
+): Promise<OAuthClient> {
   if (!ctx.as.registration_endpoint) {
-    throw new A2AClientError(A2AClientErrorCode.OAuth, `no client id: set SUPERQODE_A2A_OAUTH_CLIENT_ID (the authorization server offers no dynamic registration)`);
+    throw new A2AClientError(
+      A2AClientErrorCode.OAuth,
+      `no client id: set SUPERQODE_A2A_OAUTH_CLIENT_ID (the authorization server offers no dynamic registration)`,
+    );
   }
-  const metadata = { client_name: 'superqode A2A client', application_type: 'native', token_endpoint_auth_method: 'none', grant_types: grantTypes, redirect_uris: redirectUris, response_types: redirectUris.length ? ['code'] : [] };
+  const metadata = {
+    client_name: 'superqode A2A client',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    grant_types: grantTypes,
+    redirect_uris: redirectUris,
+    response_types: redirectUris.length ? ['code'] : [],
+  };
   try {
-    const res = await oauth.dynamicClientRegistrationRequest(ctx.as, metadata, requestOptions(ctx.as.registration_endpoint, ctx.fetchImpl));
+    const res = await oauth.dynamicClientRegistrationRequest(
+      ctx.as,
+      metadata,
+      requestOptions(ctx.as.registration_endpoint, ctx.fetchImpl),
+    );
     const registered = await oauth.processDynamicClientRegistrationResponse(res);
-    ctx.trace?.note('oauth', `registered client ${registered.client_id} at ${ctx.as.registration_endpoint}`);
-    return { clientId: registered.client_id, clientSecret: typeof registered.client_secret === 'string' ? registered.client_secret : undefined };
+    ctx.trace?.note(
+      'oauth',
+      `registered client ${registered.client_id} at ${ctx.as.registration_endpoint}`,
+    );
+    return {
+      clientId: registered.client_id,
+      clientSecret:
+        typeof registered.client_secret === 'string' ? registered.client_secret : undefined,
+    };
   } catch (err) {
     throw oauthError('dynamic client registration', err);
   }
@@ -119,24 +179,50 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * @throws {A2AClientError} `OAUTH`: `access_denied`, `expired_token`, or any other error.
  * @see RFC 8628 §3.1-3.5.
  */
-export async function deviceCodeGrant(ctx: GrantContext, client: OAuthClient, scopes: string[], o: DeviceFlowOptions): Promise<oauth.TokenEndpointResponse> {
+export async function deviceCodeGrant(
+  ctx: GrantContext,
+  client: OAuthClient,
+  scopes: string[],
+  o: DeviceFlowOptions,
+): Promise<oauth.TokenEndpointResponse> {
   const [c, auth] = parts(client);
   const second = o.secondMs ?? 1000;
   let dev: oauth.DeviceAuthorizationResponse;
   try {
-    const res = await oauth.deviceAuthorizationRequest(ctx.as, c, auth, scopeParams(scopes), requestOptions(ctx.as.device_authorization_endpoint, ctx.fetchImpl));
+    const res = await oauth.deviceAuthorizationRequest(
+      ctx.as,
+      c,
+      auth,
+      scopeParams(scopes),
+      requestOptions(ctx.as.device_authorization_endpoint, ctx.fetchImpl),
+    );
     dev = await oauth.processDeviceAuthorizationResponse(ctx.as, c, res);
   } catch (err) {
     throw oauthError('device authorization', err);
   }
-  o.onPrompt({ verificationUri: dev.verification_uri, verificationUriComplete: dev.verification_uri_complete, userCode: dev.user_code, expiresIn: dev.expires_in });
+  o.onPrompt({
+    verificationUri: dev.verification_uri,
+    verificationUriComplete: dev.verification_uri_complete,
+    userCode: dev.user_code,
+    expiresIn: dev.expires_in,
+  });
   let interval = dev.interval ?? 5;
   const deadline = Date.now() + dev.expires_in * second;
   for (;;) {
     await sleep(interval * second);
-    if (Date.now() > deadline) throw new A2AClientError(A2AClientErrorCode.OAuth, 'OAuth device code expired before it was approved');
+    if (Date.now() > deadline)
+      throw new A2AClientError(
+        A2AClientErrorCode.OAuth,
+        'OAuth device code expired before it was approved',
+      );
     try {
-      const res = await oauth.deviceCodeGrantRequest(ctx.as, c, auth, dev.device_code, requestOptions(ctx.as.token_endpoint, ctx.fetchImpl));
+      const res = await oauth.deviceCodeGrantRequest(
+        ctx.as,
+        c,
+        auth,
+        dev.device_code,
+        requestOptions(ctx.as.token_endpoint, ctx.fetchImpl),
+      );
       return await oauth.processDeviceCodeResponse(ctx.as, c, res);
     } catch (err) {
       const code = (err as { error?: string }).error;

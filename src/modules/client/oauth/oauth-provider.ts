@@ -2,7 +2,16 @@ import type * as oauth from 'oauth4webapi';
 import { A2AClientError, A2AClientErrorCode } from '../client.errors';
 import type { CardScheme } from '../security-schemes';
 import { authServerFor } from './auth-server';
-import { clientCredentialsGrant, deviceCodeGrant, refreshGrant, registerClient, revokeToken, type DevicePrompt, type GrantContext, type OAuthClient } from './oauth-grants';
+import {
+  clientCredentialsGrant,
+  deviceCodeGrant,
+  refreshGrant,
+  registerClient,
+  revokeToken,
+  type DevicePrompt,
+  type GrantContext,
+  type OAuthClient,
+} from './oauth-grants';
 import type { OAuthContext, OAuthProvider, OAuthSession } from './oauth-session';
 import { authorizationCodeGrant, OAUTH_REDIRECT_URI } from './pkce-flow';
 import type { StoredTokens, TokenStore } from './token-store';
@@ -50,10 +59,15 @@ export class DefaultOAuthProvider implements OAuthProvider {
 
   async open(ctx: OAuthContext): Promise<OAuthSession | undefined> {
     const scheme = ctx.schemes[0];
-    const grant: GrantContext = { as: await authServerFor(scheme, ctx.fetchImpl), fetchImpl: ctx.fetchImpl, trace: ctx.trace };
+    const grant: GrantContext = {
+      as: await authServerFor(scheme, ctx.fetchImpl),
+      fetchImpl: ctx.fetchImpl,
+      trace: ctx.trace,
+    };
     const key = tokenKey(ctx.cardUrl, scheme.name);
     let tokens = this.o.store.get(key);
-    if (tokens && tokens.issuer === grant.as.issuer) ctx.trace?.note('oauth', `using stored tokens (${this.o.store.kind}, ${tokens.flow})`);
+    if (tokens && tokens.issuer === grant.as.issuer)
+      ctx.trace?.note('oauth', `using stored tokens (${this.o.store.kind}, ${tokens.flow})`);
     else tokens = await this.obtain(scheme, grant, key);
     const session = new StoredSession(tokens, (t) => this.renew(scheme, grant, key, t));
     return session;
@@ -66,7 +80,8 @@ export class DefaultOAuthProvider implements OAuthProvider {
    */
   async logout(cardUrl: string, schemes: CardScheme[], fetchImpl: typeof fetch): Promise<string[]> {
     const oauthSchemes = schemes.filter((s) => s.kind === 'oauth2' || s.kind === 'openIdConnect');
-    if (!oauthSchemes.length) return ['the card declares no OAuth 2 / OpenID Connect scheme: nothing to log out'];
+    if (!oauthSchemes.length)
+      return ['the card declares no OAuth 2 / OpenID Connect scheme: nothing to log out'];
     const lines: string[] = [];
     for (const s of oauthSchemes) {
       const key = tokenKey(cardUrl, s.name);
@@ -75,14 +90,20 @@ export class DefaultOAuthProvider implements OAuthProvider {
         lines.push(`${s.name}: no stored tokens`);
         continue;
       }
-      const revoked = await this.revokeAll(s, t, fetchImpl).catch((err: Error) => `revocation failed (${err.message})`);
+      const revoked = await this.revokeAll(s, t, fetchImpl).catch(
+        (err: Error) => `revocation failed (${err.message})`,
+      );
       this.o.store.delete(key);
       lines.push(`${s.name}: ${revoked}; stored tokens deleted (${this.o.store.kind})`);
     }
     return lines;
   }
 
-  private async revokeAll(s: CardScheme, t: StoredTokens, fetchImpl: typeof fetch): Promise<string> {
+  private async revokeAll(
+    s: CardScheme,
+    t: StoredTokens,
+    fetchImpl: typeof fetch,
+  ): Promise<string> {
     const ctx: GrantContext = { as: await authServerFor(s, fetchImpl), fetchImpl };
     const client = this.clientFor(t);
     if (t.refreshToken) await revokeToken(ctx, client, t.refreshToken, 'refresh_token');
@@ -91,7 +112,8 @@ export class DefaultOAuthProvider implements OAuthProvider {
   }
 
   private clientFor(t: StoredTokens): OAuthClient {
-    const secret = t.clientSecret ?? (t.clientId === this.o.clientId ? this.o.clientSecret : undefined);
+    const secret =
+      t.clientSecret ?? (t.clientId === this.o.clientId ? this.o.clientSecret : undefined);
     return { clientId: t.clientId, clientSecret: secret };
   }
 
@@ -106,23 +128,48 @@ export class DefaultOAuthProvider implements OAuthProvider {
       res = await clientCredentialsGrant(ctx, client, scopes);
     } else if (ctx.as.device_authorization_endpoint && this.o.onDevicePrompt) {
       flow = 'device code';
-      client = clientId ? { clientId } : await registerClient(ctx, [DEVICE_GRANT, 'refresh_token'], []);
-      res = await deviceCodeGrant(ctx, client, scopes, { onPrompt: this.o.onDevicePrompt, secondMs: this.o.secondMs });
+      client = clientId
+        ? { clientId }
+        : await registerClient(ctx, [DEVICE_GRANT, 'refresh_token'], []);
+      res = await deviceCodeGrant(ctx, client, scopes, {
+        onPrompt: this.o.onDevicePrompt,
+        secondMs: this.o.secondMs,
+      });
     } else if (ctx.as.authorization_endpoint && this.o.onAuthorizationUrl) {
       flow = 'authorization code';
       const redirectUri = this.o.redirectUri ?? OAUTH_REDIRECT_URI;
-      client = clientId ? { clientId } : await registerClient(ctx, ['authorization_code', 'refresh_token'], [redirectUri]);
-      res = await authorizationCodeGrant(ctx, client, scopes, { onAuthorizationUrl: this.o.onAuthorizationUrl, redirectUri });
+      client = clientId
+        ? { clientId }
+        : await registerClient(ctx, ['authorization_code', 'refresh_token'], [redirectUri]);
+      res = await authorizationCodeGrant(ctx, client, scopes, {
+        onAuthorizationUrl: this.o.onAuthorizationUrl,
+        redirectUri,
+      });
     } else {
-      throw new A2AClientError(A2AClientErrorCode.OAuth, `the card asks for OAuth (scheme "${s.name}") and no flow can run: set SUPERQODE_A2A_OAUTH_CLIENT_ID and SUPERQODE_A2A_OAUTH_CLIENT_SECRET for client credentials, or use an authorization server with a device or authorization endpoint`);
+      throw new A2AClientError(
+        A2AClientErrorCode.OAuth,
+        `the card asks for OAuth (scheme "${s.name}") and no flow can run: set SUPERQODE_A2A_OAUTH_CLIENT_ID and SUPERQODE_A2A_OAUTH_CLIENT_SECRET for client credentials, or use an authorization server with a device or authorization endpoint`,
+      );
     }
     ctx.trace?.note('oauth', `obtained an access token (${flow})`);
-    const tokens = toStored(res, client, ctx.as.issuer, flow, undefined, client.clientId !== clientId);
+    const tokens = toStored(
+      res,
+      client,
+      ctx.as.issuer,
+      flow,
+      undefined,
+      client.clientId !== clientId,
+    );
     this.o.store.set(key, tokens);
     return tokens;
   }
 
-  private async renew(s: CardScheme, ctx: GrantContext, key: string, t: StoredTokens): Promise<StoredTokens> {
+  private async renew(
+    s: CardScheme,
+    ctx: GrantContext,
+    key: string,
+    t: StoredTokens,
+  ): Promise<StoredTokens> {
     if (!t.refreshToken) return this.obtain(s, ctx, key);
     ctx.trace?.note('oauth', 'access token expired: refreshing');
     let res: oauth.TokenEndpointResponse;
@@ -141,7 +188,14 @@ export class DefaultOAuthProvider implements OAuthProvider {
 }
 
 /** Token response → stored tokens; a refresh token not rotated by the server is kept. */
-function toStored(r: oauth.TokenEndpointResponse, client: OAuthClient, issuer: string, flow: string, prev: StoredTokens | undefined, keepSecret: boolean): StoredTokens {
+function toStored(
+  r: oauth.TokenEndpointResponse,
+  client: OAuthClient,
+  issuer: string,
+  flow: string,
+  prev: StoredTokens | undefined,
+  keepSecret: boolean,
+): StoredTokens {
   return {
     accessToken: r.access_token,
     refreshToken: r.refresh_token ?? prev?.refreshToken,
@@ -166,7 +220,10 @@ class StoredSession implements OAuthSession {
   }
 
   async accessToken(): Promise<string> {
-    if (this.tokens.expiresAt !== undefined && this.tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now()) {
+    if (
+      this.tokens.expiresAt !== undefined &&
+      this.tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now()
+    ) {
       this.tokens = await this.renew(this.tokens);
     }
     return this.tokens.accessToken;

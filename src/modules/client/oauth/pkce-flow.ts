@@ -17,15 +17,24 @@ export interface PkceOptions {
   timeoutMs?: number;
 }
 
-const DONE_PAGE = '<!doctype html><title>superqode</title><p>Signed in. You can close this tab and return to the terminal.</p>';
+const DONE_PAGE =
+  '<!doctype html><title>superqode</title><p>Signed in. You can close this tab and return to the terminal.</p>';
 
 /** Listens on the redirect URI's port on both loopback addresses; resolves with the callback query. */
-function waitForCallback(redirect: URL, timeoutMs: number): { params: Promise<URLSearchParams>; close: () => void } {
+function waitForCallback(
+  redirect: URL,
+  timeoutMs: number,
+): { params: Promise<URLSearchParams>; close: () => void } {
   const servers: Server[] = [];
   let settle: (p: URLSearchParams) => void = () => undefined;
   let fail: (e: Error) => void = () => undefined;
-  const params = new Promise<URLSearchParams>((resolve, reject) => [settle, fail] = [resolve, reject]);
-  const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void => {
+  const params = new Promise<URLSearchParams>(
+    (resolve, reject) => ([settle, fail] = [resolve, reject]),
+  );
+  const handler = (
+    req: import('node:http').IncomingMessage,
+    res: import('node:http').ServerResponse,
+  ): void => {
     const url = new URL(req.url ?? '/', redirect.origin);
     if (url.pathname !== redirect.pathname) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DONE_PAGE);
@@ -34,12 +43,21 @@ function waitForCallback(redirect: URL, timeoutMs: number): { params: Promise<UR
   for (const host of ['127.0.0.1', '::1']) {
     const s = createServer(handler);
     s.on('error', (err: NodeJS.ErrnoException) => {
-      if (host === '127.0.0.1') fail(new A2AClientError(A2AClientErrorCode.OAuth, `cannot listen on ${redirect.origin} for the OAuth redirect (${err.code})`));
+      if (host === '127.0.0.1')
+        fail(
+          new A2AClientError(
+            A2AClientErrorCode.OAuth,
+            `cannot listen on ${redirect.origin} for the OAuth redirect (${err.code})`,
+          ),
+        );
     });
     s.listen(Number(redirect.port || 80), host);
     servers.push(s);
   }
-  const timer = setTimeout(() => fail(new A2AClientError(A2AClientErrorCode.OAuth, 'no OAuth redirect arrived in time')), timeoutMs);
+  const timer = setTimeout(
+    () => fail(new A2AClientError(A2AClientErrorCode.OAuth, 'no OAuth redirect arrived in time')),
+    timeoutMs,
+  );
   return {
     params,
     close: () => {
@@ -60,22 +78,47 @@ function waitForCallback(redirect: URL, timeoutMs: number): { params: Promise<UR
  *   or a refused code exchange.
  * @see RFC 7636 (PKCE); RFC 8252 §7.3 (loopback redirect); RFC 9207 (iss).
  */
-export async function authorizationCodeGrant(ctx: GrantContext, client: OAuthClient, scopes: string[], o: PkceOptions): Promise<oauth.TokenEndpointResponse> {
-  if (!ctx.as.authorization_endpoint) throw new A2AClientError(A2AClientErrorCode.OAuth, 'the authorization server has no authorization endpoint');
+export async function authorizationCodeGrant(
+  ctx: GrantContext,
+  client: OAuthClient,
+  scopes: string[],
+  o: PkceOptions,
+): Promise<oauth.TokenEndpointResponse> {
+  if (!ctx.as.authorization_endpoint)
+    throw new A2AClientError(
+      A2AClientErrorCode.OAuth,
+      'the authorization server has no authorization endpoint',
+    );
   const c: oauth.Client = { client_id: client.clientId };
   const auth = client.clientSecret ? oauth.ClientSecretBasic(client.clientSecret) : oauth.None();
   const redirect = new URL(o.redirectUri ?? OAUTH_REDIRECT_URI);
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(ctx.as.authorization_endpoint);
-  const q = { response_type: 'code', client_id: client.clientId, redirect_uri: redirect.href, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, ...(scopes.length ? { scope: scopes.join(' ') } : {}) };
+  const q = {
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: redirect.href,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...(scopes.length ? { scope: scopes.join(' ') } : {}),
+  };
   for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
   const callback = waitForCallback(redirect, o.timeoutMs ?? 300_000);
   try {
     o.onAuthorizationUrl(url.href);
     const params = await callback.params;
     const validated = oauth.validateAuthResponse(ctx.as, c, params, state);
-    const res = await oauth.authorizationCodeGrantRequest(ctx.as, c, auth, validated, redirect.href, verifier, requestOptions(ctx.as.token_endpoint, ctx.fetchImpl));
+    const res = await oauth.authorizationCodeGrantRequest(
+      ctx.as,
+      c,
+      auth,
+      validated,
+      redirect.href,
+      verifier,
+      requestOptions(ctx.as.token_endpoint, ctx.fetchImpl),
+    );
     return await oauth.processAuthorizationCodeResponse(ctx.as, c, res);
   } catch (err) {
     throw oauthError('authorization code grant', err);

@@ -73,7 +73,9 @@ export class FileTokenStore implements TokenStore {
   }
   get(key: string): StoredTokens | undefined {
     try {
-      return (JSON.parse(readFileSync(this.path(key), 'utf8')) as { key: string; tokens: StoredTokens }).tokens;
+      return (
+        JSON.parse(readFileSync(this.path(key), 'utf8')) as { key: string; tokens: StoredTokens }
+      ).tokens;
     } catch {
       return undefined;
     }
@@ -117,6 +119,7 @@ export function openTokenStore(mode: string | undefined): TokenStore {
   if (mode === 'file') return new FileTokenStore();
   const keyring = usableKeyring();
   if (keyring) return new KeyringTokenStore(keyring);
-  if (mode === 'keyring') throw new Error('the OS keyring is not available here (SUPERQODE_A2A_OAUTH_STORE=keyring)');
+  if (mode === 'keyring')
+    throw new Error('the OS keyring is not available here (SUPERQODE_A2A_OAUTH_STORE=keyring)');
   return new FileTokenStore();
 }

@@ -14,5 +14,6 @@ export const ACTIVE_HARNESS = Symbol('ACTIVE_HARNESS');
 export const activeHarnessProvider: FactoryProvider<HarnessProtocolController> = {
   provide: ACTIVE_HARNESS,
   inject: [HarnessProtocolController, { token: EMBEDDED_HARNESS_CONTROLLER, optional: true }],
-  useFactory: (core: HarnessProtocolController, embedded?: HarnessProtocolController) => embedded ?? core,
+  useFactory: (core: HarnessProtocolController, embedded?: HarnessProtocolController) =>
+    embedded ?? core,
 };

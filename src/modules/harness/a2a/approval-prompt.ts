@@ -32,7 +32,10 @@ export function approvalQuestion(call: ApprovalCall): string {
     preview = fenced(bounded(content));
   } else if (call.tool_name === 'edit_file') {
     head = `edit_file wants to edit ${call.target}${input.replace_all === true ? ' (every occurrence)' : ''}`;
-    const diff = [...lines(text(input.old_string), '-'), ...lines(text(input.new_string), '+')].join('\n');
+    const diff = [
+      ...lines(text(input.old_string), '-'),
+      ...lines(text(input.new_string), '+'),
+    ].join('\n');
     preview = fenced(bounded(diff), 'diff');
   } else if (call.tool_name === 'bash') {
     head = `bash wants to run \`${call.target}\``;
@@ -64,16 +67,27 @@ export function decisionOf(message: Message): HarnessApprovalDecision | undefine
 }
 
 function lines(text: string, sign: string): string[] {
-  return text === '' ? [] : text.replace(/\n$/, '').split('\n').map((l) => `${sign}${l}`);
+  return text === ''
+    ? []
+    : text
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `${sign}${l}`);
 }
 
 /** At most {@link APPROVAL_PREVIEW_LINES} lines and {@link APPROVAL_PREVIEW_BYTES} bytes, saying what was left out. */
 function bounded(text: string): string {
   const all = text.replace(/\n$/, '').split('\n');
   let kept = all.slice(0, APPROVAL_PREVIEW_LINES).join('\n');
-  let left = all.length > APPROVAL_PREVIEW_LINES ? `${all.length - APPROVAL_PREVIEW_LINES} more line(s)` : '';
+  let left =
+    all.length > APPROVAL_PREVIEW_LINES
+      ? `${all.length - APPROVAL_PREVIEW_LINES} more line(s)`
+      : '';
   if (Buffer.byteLength(kept, 'utf8') > APPROVAL_PREVIEW_BYTES) {
-    kept = Buffer.from(kept, 'utf8').subarray(0, APPROVAL_PREVIEW_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+    kept = Buffer.from(kept, 'utf8')
+      .subarray(0, APPROVAL_PREVIEW_BYTES)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     left = `everything after ${APPROVAL_PREVIEW_BYTES} bytes`;
   }
   return left ? `${kept}\n… (preview: ${left} not shown)` : kept;

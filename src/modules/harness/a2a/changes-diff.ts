@@ -30,5 +30,7 @@ export async function changesDiff(
   for (const p of paths.filter((x) => !tracked.has(x))) {
     diff += await git([...diffArgs, '--no-index', '--', '/dev/null', p]);
   }
-  return diff.length > MAX_DIFF_BYTES ? `${diff.slice(0, MAX_DIFF_BYTES)}\n[diff cut at ${MAX_DIFF_BYTES} bytes]\n` : diff;
+  return diff.length > MAX_DIFF_BYTES
+    ? `${diff.slice(0, MAX_DIFF_BYTES)}\n[diff cut at ${MAX_DIFF_BYTES} bytes]\n`
+    : diff;
 }

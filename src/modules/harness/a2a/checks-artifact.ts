@@ -19,7 +19,12 @@ export function checksPart(results: CheckResult[]): Part {
       output_tail: r.output_tail,
     }),
   );
-  return { content: { $case: 'text', value: lines.join('\n') }, metadata: undefined, filename: 'checks.jsonl', mediaType: 'text/plain' };
+  return {
+    content: { $case: 'text', value: lines.join('\n') },
+    metadata: undefined,
+    filename: 'checks.jsonl',
+    mediaType: 'text/plain',
+  };
 }
 
 /** The WORKING progress line of a finished check ("check unit tests passed: npm test"). */

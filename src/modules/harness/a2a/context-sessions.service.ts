@@ -55,7 +55,9 @@ export class ContextSessions {
   async authorize(contextId: string, principalId: string): Promise<void> {
     const owner = await this.ownerOf(contextId);
     if (owner !== undefined && owner !== principalId) {
-      throw new RequestMalformedError('This contextId belongs to another caller; start a new context.');
+      throw new RequestMalformedError(
+        'This contextId belongs to another caller; start a new context.',
+      );
     }
   }
 
@@ -65,7 +67,13 @@ export class ContextSessions {
     const id = ContextSessions.sessionId(contextId);
     if ((await this.ownerOf(contextId)) === undefined) {
       const { spec, workingDir, model } = this.runtime;
-      await this.harness.createSession({ id, spec, workingDir, model, metadata: { contextId, owner: principalId } });
+      await this.harness.createSession({
+        id,
+        spec,
+        workingDir,
+        model,
+        metadata: { contextId, owner: principalId },
+      });
       this.owners.set(contextId, principalId);
     }
     return id;

@@ -28,11 +28,7 @@ const HARNESS = HarnessModule.forRootAsync({
  * the server-only `StoreLifecycleModule`.
  */
 @Module({
-  imports: [
-    RuntimeModule,
-    ConfiguredTasksModule,
-    HARNESS,
-  ],
+  imports: [RuntimeModule, ConfiguredTasksModule, HARNESS],
   providers: [
     activeHarnessProvider,
     HarnessRuntime,

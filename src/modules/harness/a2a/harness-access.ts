@@ -66,5 +66,7 @@ export function harnessAccessRefusal(
  */
 export function harnessSecurityRequirements(access: HarnessAccess): SecurityRequirement[] {
   if (access === 'anonymous') return [];
-  return [{ schemes: { [BEARER_SCHEME]: { list: [access === 'keyed' ? HARNESS_SCOPE : 'operator'] } } }];
+  return [
+    { schemes: { [BEARER_SCHEME]: { list: [access === 'keyed' ? HARNESS_SCOPE : 'operator'] } } },
+  ];
 }

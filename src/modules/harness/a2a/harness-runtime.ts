@@ -46,7 +46,11 @@ export class HarnessRuntime {
     this.spec = resolved?.spec ?? loaded.spec;
     this.sandbox = resolved?.sandbox ?? 'local';
     this.specSource = loaded.source;
-    this.warnings = [...loaded.warnings, ...(resolved?.warnings ?? []), ...remoteSandboxPolicy(h, this.sandbox)];
+    this.warnings = [
+      ...loaded.warnings,
+      ...(resolved?.warnings ?? []),
+      ...remoteSandboxPolicy(h, this.sandbox),
+    ];
     this.workingDir = resolve(h.workingDir);
     this.model = { provider: h.provider, model: h.model, baseUrl: h.baseUrl };
     hideFromSandbox([config.taskStorePath, h.storePath]);

@@ -22,7 +22,9 @@ export class HarnessStartupChecks implements OnModuleInit {
     private readonly config: A2aConfig,
     private readonly runtime: HarnessRuntime,
     private readonly models: HarnessModelResolver,
-    @Optional() @Inject(EMBEDDED_HARNESS_CONTROLLER) private readonly embedded?: HarnessProtocolController,
+    @Optional()
+    @Inject(EMBEDDED_HARNESS_CONTROLLER)
+    private readonly embedded?: HarnessProtocolController,
   ) {}
 
   onModuleInit(): void {
@@ -33,7 +35,8 @@ export class HarnessStartupChecks implements OnModuleInit {
     try {
       this.models.resolve(selectModel(this.runtime.model, this.runtime.spec.model_policy.primary));
     } catch (err) {
-      if (err instanceof HarnessProviderError) throw new Error(`Cannot serve the harness: ${err.message}.`);
+      if (err instanceof HarnessProviderError)
+        throw new Error(`Cannot serve the harness: ${err.message}.`);
       throw err;
     }
   }
@@ -45,9 +48,13 @@ function checkWorkingDir(dir: string): void {
   try {
     isDirectory = statSync(dir).isDirectory();
   } catch {
-    throw new Error(`Cannot serve the harness: the working directory ${dir} does not exist (--working-dir, SUPERQODE_A2A_WORKING_DIR).`);
+    throw new Error(
+      `Cannot serve the harness: the working directory ${dir} does not exist (--working-dir, SUPERQODE_A2A_WORKING_DIR).`,
+    );
   }
   if (!isDirectory) {
-    throw new Error(`Cannot serve the harness: the working directory ${dir} is not a directory (--working-dir, SUPERQODE_A2A_WORKING_DIR).`);
+    throw new Error(
+      `Cannot serve the harness: the working directory ${dir} is not a directory (--working-dir, SUPERQODE_A2A_WORKING_DIR).`,
+    );
   }
 }

@@ -51,14 +51,21 @@ export class HarnessTurn {
     this.answerId = ids.next();
     // A reply to an approval question: the question's metadata names the call it resumes.
     const asked = task.status?.message?.metadata;
-    if (typeof asked?.superqodeToolCallId === 'string' && typeof asked.superqodeToolTarget === 'string') {
+    if (
+      typeof asked?.superqodeToolCallId === 'string' &&
+      typeof asked.superqodeToolTarget === 'string'
+    ) {
       this.tools.remember(asked.superqodeToolCallId, asked.superqodeToolTarget);
     }
   }
 
   /** First event of the turn: the Task, WORKING. */
   begin(): void {
-    const status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
+    const status = {
+      state: TaskState.TASK_STATE_WORKING,
+      message: undefined,
+      timestamp: this.clock.isoNow(),
+    };
     this.bus.publish(AgentEvent.task({ ...this.task, status }));
   }
 
@@ -97,7 +104,9 @@ export class HarnessTurn {
         this.pending = event.data;
         return;
       case 'approval.resolved':
-        return event.data.decision === 'approve' ? this.progress(this.tools.approved(event.data.tool_call_id, event.data.tool_name)) : undefined;
+        return event.data.decision === 'approve'
+          ? this.progress(this.tools.approved(event.data.tool_call_id, event.data.tool_name))
+          : undefined;
       case 'artifact.created':
         this.changed = event.data.paths;
         return;
@@ -126,8 +135,17 @@ export class HarnessTurn {
   private async completed(status: 'succeeded' | 'needs_approval', text: string): Promise<void> {
     await this.results(text);
     if (status === 'needs_approval') {
-      const question = this.pending ? approvalQuestion(this.pending) : `Approval needed: a tool call. ${APPROVAL_HOW_TO}`;
-      const call = this.pending ? meta(this.pending.tool_name, this.pending.target, this.pending.tool_call_id, 'awaiting_approval') : {};
+      const question = this.pending
+        ? approvalQuestion(this.pending)
+        : `Approval needed: a tool call. ${APPROVAL_HOW_TO}`;
+      const call = this.pending
+        ? meta(
+            this.pending.tool_name,
+            this.pending.target,
+            this.pending.tool_call_id,
+            'awaiting_approval',
+          )
+        : {};
       return this.status(TaskState.TASK_STATE_INPUT_REQUIRED, question, call);
     }
     return this.status(TaskState.TASK_STATE_COMPLETED, text || 'Done.');
@@ -139,28 +157,61 @@ export class HarnessTurn {
     const raw = await changesDiff(this.workspace.workingDir, this.changed, this.sandbox);
     const diff = raw && this.workspace.scrubber.scrub(raw);
     // The diff is a text/x-diff artifact: left out when the caller's acceptedOutputModes exclude it.
-    if (diff && acceptsOutput('text/x-diff', this.ctx.request.configuration?.acceptedOutputModes ?? [])) {
-      const part: Part = { content: { $case: 'text', value: diff }, metadata: undefined, filename: 'changes.diff', mediaType: 'text/x-diff' };
-      this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }), false, true);
+    if (
+      diff &&
+      acceptsOutput('text/x-diff', this.ctx.request.configuration?.acceptedOutputModes ?? [])
+    ) {
+      const part: Part = {
+        content: { $case: 'text', value: diff },
+        metadata: undefined,
+        filename: 'changes.diff',
+        mediaType: 'text/x-diff',
+      };
+      this.artifactEvent(
+        artifact({ artifactId: this.ids.next(), name: 'changes.diff', parts: [part] }),
+        false,
+        true,
+      );
     }
     if (this.checks.length > 0) {
-      this.artifactEvent(artifact({ artifactId: this.ids.next(), name: 'checks', parts: [checksPart(this.checks)] }), false, true);
+      this.artifactEvent(
+        artifact({ artifactId: this.ids.next(), name: 'checks', parts: [checksPart(this.checks)] }),
+        false,
+        true,
+      );
     }
   }
 
   private chunk(text: string, last: boolean): void {
-    this.artifactEvent(artifact({ artifactId: this.answerId, name: 'answer', parts: [textPart(text)] }), this.chunks > 0, last);
+    this.artifactEvent(
+      artifact({ artifactId: this.answerId, name: 'answer', parts: [textPart(text)] }),
+      this.chunks > 0,
+      last,
+    );
     this.chunks += 1;
   }
 
   private artifactEvent(a: ReturnType<typeof artifact>, append: boolean, lastChunk: boolean): void {
     const { taskId, contextId } = this.ctx;
-    this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: a, append, lastChunk, metadata: undefined }));
+    this.bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId,
+        contextId,
+        artifact: a,
+        append,
+        lastChunk,
+        metadata: undefined,
+      }),
+    );
   }
 
   private working(metadata: Record<string, unknown>): void {
     const { taskId, contextId } = this.ctx;
-    const status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.clock.isoNow() };
+    const status = {
+      state: TaskState.TASK_STATE_WORKING,
+      message: undefined,
+      timestamp: this.clock.isoNow(),
+    };
     this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata }));
   }
 
@@ -168,15 +219,39 @@ export class HarnessTurn {
   private progress(line: ToolProgress | undefined): void {
     if (!line) return;
     const { taskId, contextId } = this.ctx;
-    const message = agentMessage({ messageId: this.ids.next(), contextId, taskId, parts: [textPart(line.text)], metadata: line.metadata });
+    const message = agentMessage({
+      messageId: this.ids.next(),
+      contextId,
+      taskId,
+      parts: [textPart(line.text)],
+      metadata: line.metadata,
+    });
     const status = { state: TaskState.TASK_STATE_WORKING, message, timestamp: this.clock.isoNow() };
     this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
   }
 
   private status(state: TaskState, text: string, extra: Record<string, unknown> = {}): void {
     const { taskId, contextId } = this.ctx;
-    const metadata = { superqodeSkill: 'superqode-harness', superqodeSessionId: this.sessionId, superqodeRunId: this.runId, ...extra };
-    const message = agentMessage({ messageId: this.ids.next(), contextId, taskId, parts: [textPart(text)], metadata });
-    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: this.clock.isoNow() }, metadata: undefined }));
+    const metadata = {
+      superqodeSkill: 'superqode-harness',
+      superqodeSessionId: this.sessionId,
+      superqodeRunId: this.runId,
+      ...extra,
+    };
+    const message = agentMessage({
+      messageId: this.ids.next(),
+      contextId,
+      taskId,
+      parts: [textPart(text)],
+      metadata,
+    });
+    this.bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state, message, timestamp: this.clock.isoNow() },
+        metadata: undefined,
+      }),
+    );
   }
 }

@@ -24,7 +24,11 @@ import { APPROVAL_HOW_TO, decisionOf } from './approval-prompt';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
-import { callerPrincipal, harnessAccessRefusal, harnessSecurityRequirements } from './harness-access';
+import {
+  callerPrincipal,
+  harnessAccessRefusal,
+  harnessSecurityRequirements,
+} from './harness-access';
 import type { A2aHttpException } from '../../../common/errors/http-rejections';
 import { sandboxPolicy } from '../sandbox/sandbox-command';
 import type { SandboxName } from '../sandbox/sandbox-probe';
@@ -102,9 +106,7 @@ export class HarnessSkill
     if (!this.config.harness.served) {
       return 'a remote bind serves the harness only with --expose-harness (which needs --spec and a credential for --harness-access), or it is switched off';
     }
-    return this.modelProblem
-      ? `no model is configured (${this.modelProblem})`
-      : 'it is served';
+    return this.modelProblem ? `no model is configured (${this.modelProblem})` : 'it is served';
   }
 
   /** The catch-all: whatever the shortlist's narrow phrases do not claim. */
@@ -167,7 +169,7 @@ export class HarnessSkill
   async beforeApplicationShutdown(): Promise<void> {
     const running = [...this.live.values()];
     for (const entry of running) entry.abort.abort();
-    const settled = Promise.allSettled(running.map((e) => e.done));
+    const settled = Promise.allSettled(running.map((e) => e.done ?? Promise.resolve()));
     await Promise.race([settled, new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
   }
 

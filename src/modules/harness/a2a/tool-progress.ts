@@ -29,7 +29,10 @@ export class ToolProgressLines {
   /** The start line of an approved call, when the approval reply resumes the run. */
   approved(callId: string, tool: string): ToolProgress {
     const target = this.targets.get(callId) ?? '';
-    return { text: `running ${tool}: ${short(target)}`, metadata: meta(tool, target, callId, 'started') };
+    return {
+      text: `running ${tool}: ${short(target)}`,
+      metadata: meta(tool, target, callId, 'started'),
+    };
   }
 
   /** The start line of an allowed call; undefined for a call that waits for approval or is refused. */
@@ -51,11 +54,22 @@ export class ToolProgressLines {
       : done.ok
         ? okLine(done.tool_name, target)
         : `${done.tool_name} failed: ${short(target)}`;
-    return { text, metadata: { ...meta(done.tool_name, target, done.tool_call_id, 'completed'), superqodeToolOk: done.ok } };
+    return {
+      text,
+      metadata: {
+        ...meta(done.tool_name, target, done.tool_call_id, 'completed'),
+        superqodeToolOk: done.ok,
+      },
+    };
   }
 }
 
-const PAST: Record<string, string> = { write_file: 'wrote', edit_file: 'edited', read_file: 'read', list_directory: 'listed' };
+const PAST: Record<string, string> = {
+  write_file: 'wrote',
+  edit_file: 'edited',
+  read_file: 'read',
+  list_directory: 'listed',
+};
 
 function okLine(tool: string, target: string): string {
   return PAST[tool] ? `${PAST[tool]} ${short(target)}` : `${tool} finished: ${short(target)}`;
@@ -67,6 +81,16 @@ function short(target: string): string {
 }
 
 /** Metadata naming a tool call: tool, target, call id and phase. */
-export function meta(tool: string, target: string, callId: string, phase: 'awaiting_approval' | 'started' | 'completed'): Record<string, unknown> {
-  return { superqodeTool: tool, superqodeToolTarget: target, superqodeToolCallId: callId, superqodeToolPhase: phase };
+export function meta(
+  tool: string,
+  target: string,
+  callId: string,
+  phase: 'awaiting_approval' | 'started' | 'completed',
+): Record<string, unknown> {
+  return {
+    superqodeTool: tool,
+    superqodeToolTarget: target,
+    superqodeToolCallId: callId,
+    superqodeToolPhase: phase,
+  };
 }

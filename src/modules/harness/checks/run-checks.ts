@@ -58,13 +58,18 @@ export async function runChecks(
  * the `checks` artifact: secret scrubbing of tool output applies here.
  */
 function recordableOutput(run: GroupRunResult): string {
-  const notes = [run.error && `[failed to start: ${run.error}]`, run.killed && `[killed: ${run.killed}]`].filter(Boolean);
+  const notes = [
+    run.error && `[failed to start: ${run.error}]`,
+    run.killed && `[killed: ${run.killed}]`,
+  ].filter(Boolean);
   const text = [run.output.replace(/\n$/, ''), ...notes].filter((l) => l !== '').join('\n');
   return text.length > CHECK_OUTPUT_TAIL_CHARS ? `…${text.slice(-CHECK_OUTPUT_TAIL_CHARS)}` : text;
 }
 
 /** The `run.failed` message when `on_failure: fail` and a check failed. */
 export function checksFailedMessage(failed: CheckResult[]): string {
-  const names = failed.map((r) => `${r.name} (\`${r.command}\`: ${r.timed_out ? 'timed out' : `exit ${r.exit_code}`})`);
+  const names = failed.map(
+    (r) => `${r.name} (\`${r.command}\`: ${r.timed_out ? 'timed out' : `exit ${r.exit_code}`})`,
+  );
   return `checks failed: ${names.join(', ')}`;
 }

@@ -35,7 +35,11 @@ export function toolCompletedLine(data: HarnessEventDataMap['tool.completed']): 
 
 /** The summary line of a finished check (`checks.custom_steps`). */
 export function checkLine(data: HarnessEventDataMap['check.completed']): string {
-  const verdict = data.ok ? 'passed' : data.timed_out ? 'timed out' : `failed (exit ${data.exit_code})`;
+  const verdict = data.ok
+    ? 'passed'
+    : data.timed_out
+      ? 'timed out'
+      : `failed (exit ${data.exit_code})`;
   return `check ${data.name} ${verdict} in ${data.duration_ms} ms: ${oneLine(data.command, MAX_TARGET_CHARS)}`;
 }
 

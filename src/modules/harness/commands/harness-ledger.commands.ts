@@ -60,7 +60,11 @@ export function eventLine(event: HarnessEvent): string {
  * built-in template (`coding`, `read-only`, `no-tool`). Valid → `valid: <name>`
  * on stdout (warnings on stderr), exit 0; invalid → the HarnessSpecError lines on stderr, exit 1.
  */
-@SubCommand({ name: 'validate', arguments: '<file>', description: 'Validate a HarnessSpec file or built-in template (coding, read-only, no-tool)' })
+@SubCommand({
+  name: 'validate',
+  arguments: '<file>',
+  description: 'Validate a HarnessSpec file or built-in template (coding, read-only, no-tool)',
+})
 export class ValidateHarnessCommand extends CommandRunner {
   async run([file]: string[]): Promise<void> {
     try {

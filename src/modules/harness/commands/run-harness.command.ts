@@ -65,7 +65,8 @@ export class RunHarnessCommand extends CommandRunner {
     } catch (err) {
       return failOnKnown(err);
     }
-    for (const warning of [...loaded.warnings, ...sandboxed.warnings]) process.stderr.write(`warning: ${warning}\n`);
+    for (const warning of [...loaded.warnings, ...sandboxed.warnings])
+      process.stderr.write(`warning: ${warning}\n`);
     hideFromSandbox([storePathOf(flags)]);
     const model = { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl };
     try {
@@ -82,7 +83,8 @@ export class RunHarnessCommand extends CommandRunner {
 
   @Option({
     flags: '--spec <file>',
-    description: 'HarnessSpec file (YAML or JSON) or built-in template (coding, read-only, no-tool)',
+    description:
+      'HarnessSpec file (YAML or JSON) or built-in template (coding, read-only, no-tool)',
     required: true,
   })
   parseSpec(value: string): string {

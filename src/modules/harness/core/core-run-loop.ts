@@ -225,7 +225,9 @@ export class CoreRunLoop {
     }
     if (stopReason === 'stop') {
       const { recorder, settings, signal } = state.scope;
-      const results = await runChecks(settings.spec, settings.workingDir, signal, (r) => recorder.emit('check.completed', r).then(() => undefined));
+      const results = await runChecks(settings.spec, settings.workingDir, signal, (r) =>
+        recorder.emit('check.completed', r).then(() => undefined),
+      );
       const failedChecks = results.filter((r) => !r.ok);
       if (failedChecks.length > 0 && settings.spec.checks.on_failure === 'fail') {
         return outcome.failed('checks', checksFailedMessage(failedChecks));

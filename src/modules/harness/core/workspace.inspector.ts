@@ -65,7 +65,10 @@ export class WorkspaceInspector {
    * @param sandbox - The spec's sandbox policy (default: local).
    * @returns null when the directory is too large to track outside git.
    */
-  async snapshot(dir: string, sandbox: SandboxPolicy = LOCAL_GIT_POLICY): Promise<WorkspaceSnapshot | null> {
+  async snapshot(
+    dir: string,
+    sandbox: SandboxPolicy = LOCAL_GIT_POLICY,
+  ): Promise<WorkspaceSnapshot | null> {
     const listed = (await this.gitDirtyPaths(dir, sandbox)) ?? (await this.walk(dir));
     if (listed === null) return null;
     const paths = listed.filter((p) => !p.startsWith(STATE_DIR_PREFIX));

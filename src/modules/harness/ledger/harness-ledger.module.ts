@@ -20,15 +20,19 @@ export interface HarnessLedgerModuleOptions extends StoreLocation {
   migrate?: boolean;
 }
 
-const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
-  new ConfigurableModuleBuilder<HarnessLedgerModuleOptions>({
-    optionsInjectionToken: HARNESS_LEDGER_OPTIONS,
-  })
-    .setClassMethodName('forRoot')
-    .build();
+const moduleDefinition = new ConfigurableModuleBuilder<HarnessLedgerModuleOptions>({
+  optionsInjectionToken: HARNESS_LEDGER_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .build();
+const { ConfigurableModuleClass } = moduleDefinition;
 
 /** This module's store: its named data source, options and entities. */
-const STORE: NamedStore = { name: HARNESS_CONNECTION, options: harnessDataSourceOptions, entities: HARNESS_ENTITIES };
+const STORE: NamedStore = {
+  name: HARNESS_CONNECTION,
+  options: harnessDataSourceOptions,
+  entities: HARNESS_ENTITIES,
+};
 
 /**
  * The harness ledger (sessions, runs, events) on its own SQLite file through TypeORM, behind
@@ -44,7 +48,7 @@ const STORE: NamedStore = { name: HARNESS_CONNECTION, options: harnessDataSource
 })
 export class HarnessLedgerModule extends ConfigurableModuleClass {
   /** Module with fixed options. */
-  static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+  static forRoot(options: typeof moduleDefinition.OPTIONS_TYPE): DynamicModule {
     return withStoreDataSource(super.forRoot(options), STORE, async () => options);
   }
 
@@ -52,7 +56,7 @@ export class HarnessLedgerModule extends ConfigurableModuleClass {
    * Module with options from providers (`inject`, resolved in `imports` or global modules).
    * @throws {Error} Without `useFactory`: the data source options need the path too.
    */
-  static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+  static forRootAsync(options: typeof moduleDefinition.ASYNC_OPTIONS_TYPE): DynamicModule {
     const { useFactory, imports = [], inject = [] } = options;
     if (!useFactory) throw new Error('HarnessLedgerModule.forRootAsync needs useFactory');
     const location = async (...args: unknown[]) => useFactory(...args);

@@ -3,7 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import { Clock, IdGenerator } from '../../../common/runtime/clock';
-import { ProcessInstance, ownerIsGone, thisHostOwners } from '../../../common/runtime/process-instance';
+import {
+  ProcessInstance,
+  ownerIsGone,
+  thisHostOwners,
+} from '../../../common/runtime/process-instance';
 import { HARNESS_CONNECTION } from '../harness.constants';
 import type { HarnessEvent, HarnessEventType, HarnessRunStatus } from '../protocol/harness-events';
 import {
@@ -127,7 +131,11 @@ export class HarnessLedgerService {
    */
   async renewRunLeases(nowMs: number): Promise<void> {
     await this.write((m) =>
-      m.update(HarnessRunEntity, { leaseOwner: this.instance.id, status: 'running' }, { leaseRenewedAtMs: nowMs }),
+      m.update(
+        HarnessRunEntity,
+        { leaseOwner: this.instance.id, status: 'running' },
+        { leaseRenewedAtMs: nowMs },
+      ),
     );
   }
 
@@ -143,7 +151,10 @@ export class HarnessLedgerService {
       .andWhere(leaseExpired('r', cutoffMs, thisHostOwners()))
       .getMany();
     return rows
-      .filter((r) => r.leaseRenewedAtMs === null || r.leaseRenewedAtMs < cutoffMs || ownerIsGone(r.leaseOwner))
+      .filter(
+        (r) =>
+          r.leaseRenewedAtMs === null || r.leaseRenewedAtMs < cutoffMs || ownerIsGone(r.leaseOwner),
+      )
       .map((r) => ({ id: r.id, owner: r.leaseOwner }));
   }
 
@@ -219,7 +230,11 @@ export class HarnessLedgerService {
    * @returns The appended event; null when the run ended, is paused, or is still leased.
    * @throws {HarnessRunNotFoundError} Unknown id.
    */
-  async markInterrupted(runId: string, message: string, cutoffMs?: number): Promise<HarnessEvent | null> {
+  async markInterrupted(
+    runId: string,
+    message: string,
+    cutoffMs?: number,
+  ): Promise<HarnessEvent | null> {
     const run = await this.dataSource.manager.findOneBy(HarnessRunEntity, { id: runId });
     if (!run) throw new HarnessRunNotFoundError(runId);
     const event: HarnessEvent = {

@@ -87,11 +87,10 @@ export abstract class HarnessProtocolController {
    * @throws {HarnessRunNotResumableError} (on first `next()`) The run is not waiting for approval.
    */
   resume(
-    runId: string,
-    decision: HarnessApprovalDecision,
-    opts?: HarnessResumeOptions,
+    _runId: string,
+    _decision: HarnessApprovalDecision,
+    _opts?: HarnessResumeOptions,
   ): AsyncIterable<HarnessEvent> {
-    (void runId, decision, opts);
     throw new HarnessCapabilityError(this.descriptor.id, 'resume');
   }
 
@@ -102,7 +101,7 @@ export abstract class HarnessProtocolController {
    * @throws {HarnessCapabilityError} The adapter cannot cancel.
    * @throws {HarnessRunNotFoundError} Unknown run.
    */
-  cancel(runId: string): Promise<void> {
+  cancel(_runId: string): Promise<void> {
     return Promise.reject(new HarnessCapabilityError(this.descriptor.id, 'cancel'));
   }
 

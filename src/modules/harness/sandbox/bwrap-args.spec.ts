@@ -22,7 +22,13 @@ describe(bwrapArgs.name, () => {
   const args = bwrapArgs(plan(), ['/bin/bash', '-c', 'echo hi']);
 
   it('unshares user, pid, ipc, uts and network and runs as a non-root uid', () => {
-    for (const flag of ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-net']) {
+    for (const flag of [
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-net',
+    ]) {
       expect(args).toContain(flag);
     }
     expect(after(args, '--uid')).toEqual([[String(SANDBOX_UID)]]);
@@ -38,7 +44,11 @@ describe(bwrapArgs.name, () => {
 
   it('mounts system directories read-only, symlinks as symlinks, and the /etc subset', () => {
     expect(after(args, '--ro-bind', 2)).toEqual(
-      expect.arrayContaining([['/usr', '/usr'], ['/etc/passwd', '/etc/passwd'], ['/etc/resolv.conf', '/etc/resolv.conf']]),
+      expect.arrayContaining([
+        ['/usr', '/usr'],
+        ['/etc/passwd', '/etc/passwd'],
+        ['/etc/resolv.conf', '/etc/resolv.conf'],
+      ]),
     );
     expect(after(args, '--symlink', 2)).toEqual([['usr/bin', '/bin']]);
   });

@@ -123,6 +123,13 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
     if (mask.kind === 'dir') args.push('--tmpfs', mask.path);
     else args.push('--ro-bind', '/dev/null', mask.path);
   }
-  args.push('--remount-ro', '/', '--chdir', plan.workingDir, '--', ...prlimitArgv(plan.limits, command));
+  args.push(
+    '--remount-ro',
+    '/',
+    '--chdir',
+    plan.workingDir,
+    '--',
+    ...prlimitArgv(plan.limits, command),
+  );
   return args;
 }

@@ -16,7 +16,8 @@ function writableRoot(): string | null {
   for (const root of PIDS_ROOTS) {
     try {
       const v2 = root === '/sys/fs/cgroup';
-      if (v2 && !readFileSync(join(root, 'cgroup.subtree_control'), 'utf8').includes('pids')) continue;
+      if (v2 && !readFileSync(join(root, 'cgroup.subtree_control'), 'utf8').includes('pids'))
+        continue;
       const probe = join(root, `superqode-probe-${process.pid}`);
       mkdirSync(probe);
       rmdirSync(probe);
@@ -78,6 +79,7 @@ function removeLater(dir: string, attempts: number): void {
     rmdirSync(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EBUSY' && attempts > 1) setTimeout(() => removeLater(dir, attempts - 1), 250).unref();
+    if (code === 'EBUSY' && attempts > 1)
+      setTimeout(() => removeLater(dir, attempts - 1), 250).unref();
   }
 }

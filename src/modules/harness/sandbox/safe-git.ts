@@ -23,7 +23,12 @@ export const LOCAL_GIT_POLICY: SandboxPolicy = {
   sandbox: 'local',
   allowNetwork: false,
   env: {},
-  limits: { processes: 256, addressSpaceBytes: 8 * 1024 ** 3, fileBytes: 1024 ** 3, cpuSeconds: 600 },
+  limits: {
+    processes: 256,
+    addressSpaceBytes: 8 * 1024 ** 3,
+    fileBytes: 1024 ** 3,
+    cpuSeconds: 600,
+  },
 };
 
 /** How long a git command may take (ms) and how much output is kept (bytes). */

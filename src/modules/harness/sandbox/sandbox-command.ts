@@ -5,7 +5,12 @@ import { bwrapArgs, type ProcessLimits } from './bwrap-args';
 import { createPidsCgroup, type PidsCgroup } from './pids-cgroup';
 import { allowlistedEnvironment } from './sandbox-environment';
 import { etcEntries, maskedPaths, systemEntries } from './sandbox-host';
-import { probeBwrap, type RequestedSandbox, resolveSandbox, type SandboxName } from './sandbox-probe';
+import {
+  probeBwrap,
+  type RequestedSandbox,
+  resolveSandbox,
+  type SandboxName,
+} from './sandbox-probe';
 
 /** What a spec asks of every process started for it (tools and the server's git commands). */
 export interface SandboxPolicy {
@@ -76,7 +81,8 @@ export function planSpawn(
     return { file: command[0], args: command.slice(1), env, sandbox, cgroup: null };
   }
   const probe = probeBwrap();
-  if (!probe.ok) throw new SandboxUnavailableError(`the bwrap sandbox does not work here: ${probe.reason}`);
+  if (!probe.ok)
+    throw new SandboxUnavailableError(`the bwrap sandbox does not work here: ${probe.reason}`);
   const args = bwrapArgs(
     {
       workingDir,
@@ -91,10 +97,17 @@ export function planSpawn(
     },
     command,
   );
-  const cgroup = withPidsCgroup && process.getuid?.() === 0 ? createPidsCgroup(policy.limits.processes) : null;
+  const cgroup =
+    withPidsCgroup && process.getuid?.() === 0 ? createPidsCgroup(policy.limits.processes) : null;
   if (!cgroup) return { file: 'bwrap', args, env, sandbox, cgroup };
   const join = 'echo $$ > "$0" && exec "$@"';
-  return { file: '/bin/sh', args: ['-c', join, cgroup.procsFile, 'bwrap', ...args], env, sandbox, cgroup };
+  return {
+    file: '/bin/sh',
+    args: ['-c', join, cgroup.procsFile, 'bwrap', ...args],
+    env,
+    sandbox,
+    cgroup,
+  };
 }
 
 /** The working directory's own `.git` directory, when it has one (a `.git` file is a worktree link). */

@@ -20,7 +20,12 @@ describe(maskedPaths.name, () => {
     writeFileSync(join(dir, '.superqode/a2a/tasks.sqlite3'), 'x');
     writeFileSync(join(dir, 'ledger.sqlite3'), 'x');
     writeFileSync(join(dir, 'ledger.sqlite3-wal'), 'x');
-    hideFromSandbox([join(dir, '.superqode/a2a/tasks.sqlite3'), join(dir, 'ledger.sqlite3'), null, '/elsewhere/t.sqlite3']);
+    hideFromSandbox([
+      join(dir, '.superqode/a2a/tasks.sqlite3'),
+      join(dir, 'ledger.sqlite3'),
+      null,
+      '/elsewhere/t.sqlite3',
+    ]);
     expect(maskedPaths(dir)).toEqual([
       { path: join(dir, '.superqode'), kind: 'dir' },
       { path: join(dir, 'ledger.sqlite3'), kind: 'file' },

@@ -43,9 +43,15 @@ export function probeBwrap(): SandboxProbe {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const stderr = (result.stderr ?? '').trim().split('\n')[0];
-    probed = result.status === 0
-      ? { ok: true, reason: '' }
-      : { ok: false, reason: result.error?.message ?? (stderr || `bwrap exited with ${result.status ?? result.signal}`) };
+    probed =
+      result.status === 0
+        ? { ok: true, reason: '' }
+        : {
+            ok: false,
+            reason:
+              result.error?.message ??
+              (stderr || `bwrap exited with ${result.status ?? result.signal}`),
+          };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -55,7 +55,11 @@ export function loadHarnessSpec(file: string): LoadedHarnessSpec {
  */
 export function loadHarnessSpecOrTemplate(ref: string): LoadedHarnessSpec {
   if (!isBuiltinTemplateName(ref)) return loadHarnessSpec(ref);
-  return parseHarnessSpec(JSON.stringify({ inherits: ref, name: `builtin-${ref}` }), `builtin:${ref}`, process.cwd());
+  return parseHarnessSpec(
+    JSON.stringify({ inherits: ref, name: `builtin-${ref}` }),
+    `builtin:${ref}`,
+    process.cwd(),
+  );
 }
 
 /**

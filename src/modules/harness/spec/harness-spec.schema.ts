@@ -80,7 +80,10 @@ export const executionPolicySchema = z.strictObject({
     .default([]),
   permission_rules: z.array(permissionRuleSchema).default([]),
   env: z
-    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'), z.string())
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
+      z.string(),
+    )
     .default({}),
   ...fileConfinementShape,
 });

@@ -163,12 +163,16 @@ describe('bash', () => {
       SMTP_PWD: 'pw',
     });
     try {
-      const line = 'echo "[$OPENAI_API_KEY][$SUPERQODE_A2A_TOKEN][$DATABASE_URL][$SMTP_PWD][$EXTRA]"; env | cut -d= -f1 | sort | tr "\\n" " "';
+      const line =
+        'echo "[$OPENAI_API_KEY][$SUPERQODE_A2A_TOKEN][$DATABASE_URL][$SMTP_PWD][$EXTRA]"; env | cut -d= -f1 | sort | tr "\\n" " "';
       const { output } = await run(line, 'execution_policy: {sandbox: local, env: {EXTRA: yes}}');
       expect(output).toMatch(/^\[\]\[\]\[\]\[\]\[yes\]\n/);
-      expect(output.split('\n')[1].split(' ').filter((n) => !['_', 'PWD', 'SHLVL', 'OLDPWD', ''].includes(n))).toEqual(
-        ['EXTRA', 'HOME', 'LANG', 'PATH', 'TERM'],
-      );
+      expect(
+        output
+          .split('\n')[1]
+          .split(' ')
+          .filter((n) => !['_', 'PWD', 'SHLVL', 'OLDPWD', ''].includes(n)),
+      ).toEqual(['EXTRA', 'HOME', 'LANG', 'PATH', 'TERM']);
     } finally {
       process.env = saved;
     }

@@ -24,7 +24,9 @@ function scrub(message: string, url: string | null): string {
   } catch {
     return message.split(url).join('(database URL)');
   }
-  return (password ? message.split(password).join('***') : message).split(url).join('(database URL)');
+  return (password ? message.split(password).join('***') : message)
+    .split(url)
+    .join('(database URL)');
 }
 
 /**
@@ -35,7 +37,10 @@ function scrub(message: string, url: string | null): string {
  * also migrate at start). Prints each migration applied; the URL's password is never printed.
  * Exit 1 when a store cannot be reached or a migration fails.
  */
-@SubCommand({ name: 'migrate', description: 'Run pending migrations of the task store and the harness ledger' })
+@SubCommand({
+  name: 'migrate',
+  description: 'Run pending migrations of the task store and the harness ledger',
+})
 export class DbMigrateCommand extends CommandRunner {
   async run(_args: string[], options: DbMigrateOptions = {}): Promise<void> {
     const env = loadEnv({
@@ -45,14 +50,25 @@ export class DbMigrateCommand extends CommandRunner {
     });
     const url = env.SUPERQODE_A2A_DATABASE_URL ?? null;
     const stores: [string, DataSourceOptions, string | null][] = [
-      ['tasks', tasksDataSourceOptions(this.location(url, env.SUPERQODE_A2A_TASK_STORE_PATH)), env.SUPERQODE_A2A_TASK_STORE_PATH],
-      ['harness ledger', harnessDataSourceOptions(this.location(url, env.SUPERQODE_A2A_HARNESS_STORE_PATH)), env.SUPERQODE_A2A_HARNESS_STORE_PATH],
+      [
+        'tasks',
+        tasksDataSourceOptions(this.location(url, env.SUPERQODE_A2A_TASK_STORE_PATH)),
+        env.SUPERQODE_A2A_TASK_STORE_PATH,
+      ],
+      [
+        'harness ledger',
+        harnessDataSourceOptions(this.location(url, env.SUPERQODE_A2A_HARNESS_STORE_PATH)),
+        env.SUPERQODE_A2A_HARNESS_STORE_PATH,
+      ],
     ];
     for (const [name, options, path] of stores) {
       const where = describeStore(url, path);
       try {
         // Opened without migrating, so each applied migration is reported (PostgreSQL: under the lock).
-        const source = await new DataSource({ ...options, migrationsRun: false } as DataSourceOptions).initialize();
+        const source = await new DataSource({
+          ...options,
+          migrationsRun: false,
+        } as DataSourceOptions).initialize();
         try {
           const applied = await runStoreMigrations(source);
           for (const m of applied) process.stdout.write(`${name}: applied ${m}\n`);
@@ -61,7 +77,9 @@ export class DbMigrateCommand extends CommandRunner {
           await source.destroy();
         }
       } catch (error) {
-        process.stderr.write(`error: ${name} (${where}): ${scrub((error as Error).message, url)}\n`);
+        process.stderr.write(
+          `error: ${name} (${where}): ${scrub((error as Error).message, url)}\n`,
+        );
         process.exitCode = 1;
         return;
       }
@@ -72,24 +90,37 @@ export class DbMigrateCommand extends CommandRunner {
     return url ? { path: null, databaseUrl: url, migrate: true } : { path };
   }
 
-  @Option({ flags: '--database-url <url>', description: 'PostgreSQL URL (or SUPERQODE_A2A_DATABASE_URL)' })
+  @Option({
+    flags: '--database-url <url>',
+    description: 'PostgreSQL URL (or SUPERQODE_A2A_DATABASE_URL)',
+  })
   parseDatabaseUrl(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--task-store <path>', description: 'SQLite file of the task store (without a database URL)' })
+  @Option({
+    flags: '--task-store <path>',
+    description: 'SQLite file of the task store (without a database URL)',
+  })
   parseTaskStore(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--harness-store <path>', description: 'SQLite file of the harness ledger (without a database URL)' })
+  @Option({
+    flags: '--harness-store <path>',
+    description: 'SQLite file of the harness ledger (without a database URL)',
+  })
   parseHarnessStore(v: string): string {
     return v;
   }
 }
 
 /** `superqode db`: parent of `db migrate`; alone it prints usage and exits 2. */
-@Command({ name: 'db', description: 'Database maintenance: migrate', subCommands: [DbMigrateCommand] })
+@Command({
+  name: 'db',
+  description: 'Database maintenance: migrate',
+  subCommands: [DbMigrateCommand],
+})
 export class DbCommand extends CommandRunner {
   async run(): Promise<void> {
     process.stdout.write('Usage: superqode db migrate [--database-url URL] (see --help)\n');

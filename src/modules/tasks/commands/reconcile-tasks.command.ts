@@ -17,10 +17,18 @@ interface ReconcileOptions {
  * servers do every lease period, and prints each one with its owner. Safe beside live servers:
  * their tasks hold renewed leases and are left alone. Runs no heartbeat of its own.
  */
-@SubCommand({ name: 'reconcile', description: 'Mark tasks orphaned by a stopped server (lease expired) as failed' })
+@SubCommand({
+  name: 'reconcile',
+  description: 'Mark tasks orphaned by a stopped server (lease expired) as failed',
+})
 export class ReconcileTasksCommand extends CommandRunner {
   async run(_args: string[], options: ReconcileOptions = {}): Promise<void> {
-    @Module({ imports: [A2aConfigModule.forRoot({ SUPERQODE_A2A_TASK_STORE_PATH: options.taskStore }), ConfiguredTasksModule] })
+    @Module({
+      imports: [
+        A2aConfigModule.forRoot({ SUPERQODE_A2A_TASK_STORE_PATH: options.taskStore }),
+        ConfiguredTasksModule,
+      ],
+    })
     class ReconcileModule {}
     await withCommandContext(ReconcileModule, async (ctx) => {
       const reconciler = ctx.get(TaskReconciler);
@@ -30,9 +38,13 @@ export class ReconcileTasksCommand extends CommandRunner {
       for (const t of found) {
         const run = t.runId ? ` run=${t.runId}` : '';
         const owner = ` owner=${t.leaseOwner ?? 'unknown'}`;
-        process.stdout.write(`${options.dryRun ? 'would mark' : 'marked'} failed: task=${t.taskId} context=${t.contextId} was=${t.state}${owner}${run}\n`);
+        process.stdout.write(
+          `${options.dryRun ? 'would mark' : 'marked'} failed: task=${t.taskId} context=${t.contextId} was=${t.state}${owner}${run}\n`,
+        );
       }
-      process.stdout.write(`${found.length} interrupted task(s)${options.dryRun ? ' (dry run: nothing changed)' : ''}\n`);
+      process.stdout.write(
+        `${found.length} interrupted task(s)${options.dryRun ? ' (dry run: nothing changed)' : ''}\n`,
+      );
     });
   }
 

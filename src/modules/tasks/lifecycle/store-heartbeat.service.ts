@@ -43,7 +43,11 @@ export class StoreHeartbeat {
   /** Renews leases and retries failed writes. @throws {Error} A store did not answer. */
   async beat(): Promise<void> {
     const nowMs = this.clock.now().getTime();
-    await this.db.query(sqlFor(this.db, RENEW_TASK_LEASES_SQL), [nowMs, this.instance.id, ...LEASED_STATES]);
+    await this.db.query(sqlFor(this.db, RENEW_TASK_LEASES_SQL), [
+      nowMs,
+      this.instance.id,
+      ...LEASED_STATES,
+    ]);
     await this.ledger.renewRunLeases(nowMs);
     for (const failure of this.failures.pending()) await this.endFailedWrite(failure, nowMs);
   }
@@ -61,7 +65,10 @@ export class StoreHeartbeat {
     }
     const text = `The task store could not record this task (${f.error}); it was marked failed once the store answered again.`;
     const failed = withFailedStatus(f.task, text, this.clock.isoNow());
-    await this.db.query(sqlFor(this.db, UPSERT_TASK_SQL), taskRowValues(toTaskEntity(f.scope, failed, nowMs)));
+    await this.db.query(
+      sqlFor(this.db, UPSERT_TASK_SQL),
+      taskRowValues(toTaskEntity(f.scope, failed, nowMs)),
+    );
     this.failures.clear(f.scope, f.task.id);
     this.logger.warn(`Task "${f.task.id}" whose save failed was marked failed`);
   }

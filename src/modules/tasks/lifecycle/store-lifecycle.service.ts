@@ -73,7 +73,9 @@ class Periodic {
  * and retention every {@link PRUNE_INTERVAL_MS}. Stopped before the stores close.
  */
 @Injectable()
-export class StoreLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+export class StoreLifecycle
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger(StoreLifecycle.name);
   private readonly jobs: { job: Periodic; periodMs: number }[];
   private started = false;

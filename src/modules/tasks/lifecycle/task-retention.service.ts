@@ -70,7 +70,9 @@ export class TaskRetention {
       const runner = this.db.createQueryRunner();
       let removed: number;
       try {
-        removed = (await runner.query(sqlFor(this.db, pruneSql(beforeCutoff)), params(limit), true)).affected ?? 0;
+        removed =
+          (await runner.query(sqlFor(this.db, pruneSql(beforeCutoff)), params(limit), true))
+            .affected ?? 0;
       } finally {
         await runner.release();
       }

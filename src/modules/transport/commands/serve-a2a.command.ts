@@ -49,7 +49,10 @@ interface ServeA2aOptions {
  * SIGINT/SIGTERM (Nest shutdown hooks close the stores). Flags map 1:1 to the env schema, so the
  * same validation applies (bad values stop it with a message naming the variable).
  */
-@SubCommand({ name: 'a2a', description: 'Serve SuperQode as an A2A 1.0 agent (JSON-RPC 1.0 + 0.3, HTTP+JSON)' })
+@SubCommand({
+  name: 'a2a',
+  description: 'Serve SuperQode as an A2A 1.0 agent (JSON-RPC 1.0 + 0.3, HTTP+JSON)',
+})
 export class ServeA2aCommand extends CommandRunner {
   private readonly logger = new Logger('serve a2a');
 
@@ -84,17 +87,26 @@ export class ServeA2aCommand extends CommandRunner {
     return v;
   }
 
-  @Option({ flags: '--task-store <path>', description: 'SQLite file for tasks (default .superqode/a2a/tasks.sqlite3)' })
+  @Option({
+    flags: '--task-store <path>',
+    description: 'SQLite file for tasks (default .superqode/a2a/tasks.sqlite3)',
+  })
   parseTaskStore(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--database-url <url>', description: 'PostgreSQL URL of the task store and the ledger (or SUPERQODE_A2A_DATABASE_URL)' })
+  @Option({
+    flags: '--database-url <url>',
+    description: 'PostgreSQL URL of the task store and the ledger (or SUPERQODE_A2A_DATABASE_URL)',
+  })
   parseDatabaseUrl(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--migrate', description: 'run pending PostgreSQL migrations at start (else: superqode db migrate)' })
+  @Option({
+    flags: '--migrate',
+    description: 'run pending PostgreSQL migrations at start (else: superqode db migrate)',
+  })
   parseMigrate(): boolean {
     return true;
   }
@@ -104,12 +116,18 @@ export class ServeA2aCommand extends CommandRunner {
     return false;
   }
 
-  @Option({ flags: '--no-legacy', description: 'do not serve or advertise the A2A 0.3 JSON-RPC interface' })
+  @Option({
+    flags: '--no-legacy',
+    description: 'do not serve or advertise the A2A 0.3 JSON-RPC interface',
+  })
   parseNoLegacy(): boolean {
     return false;
   }
 
-  @Option({ flags: '--card-cache-max-age <seconds>', description: 'Agent Card Cache-Control max-age (default 300)' })
+  @Option({
+    flags: '--card-cache-max-age <seconds>',
+    description: 'Agent Card Cache-Control max-age (default 300)',
+  })
   parseCardCacheMaxAge(v: string): number {
     return Number(v);
   }
@@ -119,7 +137,10 @@ export class ServeA2aCommand extends CommandRunner {
     return true;
   }
 
-  @Option({ flags: '--token <token>', description: 'operator token (or SUPERQODE_A2A_TOKEN); 16+ characters' })
+  @Option({
+    flags: '--token <token>',
+    description: 'operator token (or SUPERQODE_A2A_TOKEN); 16+ characters',
+  })
   parseToken(v: string): string {
     return v;
   }
@@ -129,42 +150,68 @@ export class ServeA2aCommand extends CommandRunner {
     return false;
   }
 
-  @Option({ flags: '--anonymous-per-minute <n>', description: 'requests per minute per anonymous caller (0 = off)' })
+  @Option({
+    flags: '--anonymous-per-minute <n>',
+    description: 'requests per minute per anonymous caller (0 = off)',
+  })
   parseAnonymousPerMinute(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--keyed-per-minute <n>', description: 'requests per minute per API key (0 = off)' })
+  @Option({
+    flags: '--keyed-per-minute <n>',
+    description: 'requests per minute per API key (0 = off)',
+  })
   parseKeyedPerMinute(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--global-per-day <n>', description: 'requests per day across all callers (0 = off)' })
+  @Option({
+    flags: '--global-per-day <n>',
+    description: 'requests per day across all callers (0 = off)',
+  })
   parseGlobalPerDay(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--anonymous-share-of-day <share>', description: 'share (0..1) of --global-per-day anonymous callers may use together (default 0.5)' })
+  @Option({
+    flags: '--anonymous-share-of-day <share>',
+    description:
+      'share (0..1) of --global-per-day anonymous callers may use together (default 0.5)',
+  })
   parseAnonymousShareOfDay(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--auth-failures-per-minute <n>', description: 'failed authentications per address per minute before 429 (0 = off)' })
+  @Option({
+    flags: '--auth-failures-per-minute <n>',
+    description: 'failed authentications per address per minute before 429 (0 = off)',
+  })
   parseAuthFailuresPerMinute(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--trusted-proxy-hops <n>', description: 'X-Forwarded-For hops to trust (default 0; a proxy in front must set the header)' })
+  @Option({
+    flags: '--trusted-proxy-hops <n>',
+    description: 'X-Forwarded-For hops to trust (default 0; a proxy in front must set the header)',
+  })
   parseTrustedProxyHops(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--spec <file>', description: 'HarnessSpec file or built-in template (coding, read-only, no-tool); default coding' })
+  @Option({
+    flags: '--spec <file>',
+    description:
+      'HarnessSpec file or built-in template (coding, read-only, no-tool); default coding',
+  })
   parseSpec(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--provider <name>', description: 'harness model provider: openai, anthropic, google, openai-compatible' })
+  @Option({
+    flags: '--provider <name>',
+    description: 'harness model provider: openai, anthropic, google, openai-compatible',
+  })
   parseProvider(v: string): string {
     return v;
   }
@@ -174,44 +221,67 @@ export class ServeA2aCommand extends CommandRunner {
     return v;
   }
 
-  @Option({ flags: '--base-url <url>', description: 'OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp)' })
+  @Option({
+    flags: '--base-url <url>',
+    description: 'OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp)',
+  })
   parseBaseUrl(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--working-dir <dir>', description: 'checkout the harness works in (default .)' })
+  @Option({
+    flags: '--working-dir <dir>',
+    description: 'checkout the harness works in (default .)',
+  })
   parseWorkingDir(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--harness-store <path>', description: 'SQLite file of the run ledger (default .superqode/a2a/harness.sqlite3)' })
+  @Option({
+    flags: '--harness-store <path>',
+    description: 'SQLite file of the run ledger (default .superqode/a2a/harness.sqlite3)',
+  })
   parseHarnessStore(v: string): string {
     return v;
   }
 
-  @Option({ flags: '--max-tasks <n>', description: 'durable task store row cap; oldest finished tasks pruned (default 100000)' })
+  @Option({
+    flags: '--max-tasks <n>',
+    description: 'durable task store row cap; oldest finished tasks pruned (default 100000)',
+  })
   parseMaxTasks(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--task-ttl-days <days>', description: 'prune finished tasks not updated for this long (default 30; 0 keeps them)' })
+  @Option({
+    flags: '--task-ttl-days <days>',
+    description: 'prune finished tasks not updated for this long (default 30; 0 keeps them)',
+  })
   parseTaskTtlDays(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--max-page-size <n>', description: 'most tasks per ListTasks page (1-100, default 100)' })
+  @Option({
+    flags: '--max-page-size <n>',
+    description: 'most tasks per ListTasks page (1-100, default 100)',
+  })
   parseMaxPageSize(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--expose-harness', description: 'serve the harness skill on a remote bind (needs --spec; --token unless --harness-access keyed)' })
+  @Option({
+    flags: '--expose-harness',
+    description:
+      'serve the harness skill on a remote bind (needs --spec; --token unless --harness-access keyed)',
+  })
   parseExposeHarness(): boolean {
     return true;
   }
 
   @Option({
     flags: '--harness-access <tier>',
-    description: 'who may run the harness: operator, keyed, anonymous (default anonymous on loopback, operator with --expose-harness)',
+    description:
+      'who may run the harness: operator, keyed, anonymous (default anonymous on loopback, operator with --expose-harness)',
   })
   parseHarnessAccess(v: string): string {
     return v;
@@ -219,7 +289,8 @@ export class ServeA2aCommand extends CommandRunner {
 
   @Option({
     flags: '--allow-unsandboxed-harness',
-    description: 'on a remote bind, serve the harness with a spec whose sandbox is not bwrap (warned at every start)',
+    description:
+      'on a remote bind, serve the harness with a spec whose sandbox is not bwrap (warned at every start)',
   })
   parseAllowUnsandboxedHarness(): boolean {
     return true;
@@ -230,42 +301,66 @@ export class ServeA2aCommand extends CommandRunner {
     return false;
   }
 
-  @Option({ flags: '--cors-origin <origin>', description: 'browser origin allowed to call the RPC routes (repeatable; default none)' })
+  @Option({
+    flags: '--cors-origin <origin>',
+    description: 'browser origin allowed to call the RPC routes (repeatable; default none)',
+  })
   parseCorsOrigin(v: string, previous: string[] = []): string[] {
     return [...previous, v];
   }
 
-  @Option({ flags: '--allowed-host <host>', description: 'Host header accepted besides loopback and the --public-url host (repeatable)' })
+  @Option({
+    flags: '--allowed-host <host>',
+    description: 'Host header accepted besides loopback and the --public-url host (repeatable)',
+  })
   parseAllowedHost(v: string, previous: string[] = []): string[] {
     return [...previous, v];
   }
 
-  @Option({ flags: '--max-json-depth <n>', description: 'deepest nesting of a request body (default 64)' })
+  @Option({
+    flags: '--max-json-depth <n>',
+    description: 'deepest nesting of a request body (default 64)',
+  })
   parseMaxJsonDepth(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--headers-timeout-ms <ms>', description: 'time to send the request head (default 10000)' })
+  @Option({
+    flags: '--headers-timeout-ms <ms>',
+    description: 'time to send the request head (default 10000)',
+  })
   parseHeadersTimeoutMs(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--request-timeout-ms <ms>', description: 'time to send the whole request, body included (default 30000)' })
+  @Option({
+    flags: '--request-timeout-ms <ms>',
+    description: 'time to send the whole request, body included (default 30000)',
+  })
   parseRequestTimeoutMs(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--keep-alive-timeout-ms <ms>', description: 'idle keep-alive connection lifetime (default 5000)' })
+  @Option({
+    flags: '--keep-alive-timeout-ms <ms>',
+    description: 'idle keep-alive connection lifetime (default 5000)',
+  })
   parseKeepAliveTimeoutMs(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--max-connections-per-address <n>', description: 'open connections per client address (default 64; 0 = no cap)' })
+  @Option({
+    flags: '--max-connections-per-address <n>',
+    description: 'open connections per client address (default 64; 0 = no cap)',
+  })
   parseMaxConnectionsPerAddress(v: string): number {
     return Number(v);
   }
 
-  @Option({ flags: '--export-agent-card <file>', description: 'write the Agent Card this configuration serves, then exit' })
+  @Option({
+    flags: '--export-agent-card <file>',
+    description: 'write the Agent Card this configuration serves, then exit',
+  })
   parseExportAgentCard(v: string): string {
     return v;
   }

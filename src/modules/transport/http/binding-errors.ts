@@ -19,10 +19,18 @@ export function bindingOf(method: string | undefined, url: string | undefined): 
  * `frameworkErrors` (414 over the parameter limit, malformed URLs).
  * @param legacy - Render JSON-RPC errors with the A2A 0.3 mapper.
  */
-export function sendBindingError(request: FastifyRequest, reply: FastifyReply, err: unknown, legacy = false): void {
+export function sendBindingError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  err: unknown,
+  legacy = false,
+): void {
   if (bindingOf(request.method, request.url) === 'JSONRPC') {
     const r = renderJsonRpcError(err, legacy);
-    reply.code(r.status).headers(r.headers ?? {}).send({ jsonrpc: '2.0', id: null, error: r.body });
+    reply
+      .code(r.status)
+      .headers(r.headers ?? {})
+      .send({ jsonrpc: '2.0', id: null, error: r.body });
     return;
   }
   const r = renderRestError(err);
@@ -40,13 +48,23 @@ export function sendBindingError(request: FastifyRequest, reply: FastifyReply, e
  * @param status - HTTP status (400, 408, 431, 503, …).
  * @param message - Safe, client-facing text.
  */
-export function rawErrorResponse(binding: Binding, status: number, message: string, headers: Record<string, string> = {}): string {
+export function rawErrorResponse(
+  binding: Binding,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): string {
   const err = new HttpException(message, status);
   const body =
     binding === 'JSONRPC'
       ? JSON.stringify({ jsonrpc: '2.0', id: null, error: renderJsonRpcError(err, false).body })
       : JSON.stringify(renderRestError(err).body);
-  const head = Object.entries({ ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+  const head = Object.entries({
+    ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${head}\r\n${body}`;
@@ -66,7 +84,9 @@ export type BindingSocket = { [SOCKET_BINDING]?: Binding };
 export function bindingOfClientError(socket: BindingSocket, raw: Buffer | undefined): Binding {
   const inFlight = socket[SOCKET_BINDING];
   if (inFlight !== undefined) return inFlight;
-  const line = Buffer.isBuffer(raw) ? raw.subarray(0, 64).toString('latin1').split('\r\n', 1)[0] : '';
+  const line = Buffer.isBuffer(raw)
+    ? raw.subarray(0, 64).toString('latin1').split('\r\n', 1)[0]
+    : '';
   const [method, url] = line.split(' ');
   return bindingOf(method, url);
 }

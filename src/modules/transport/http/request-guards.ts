@@ -11,8 +11,10 @@ import { BindingSocket, SOCKET_BINDING, bindingOf, sendBindingError } from './bi
 import { OVER_CONNECTION_CAP, overCapMessage } from './server-limits';
 
 const DISCOVERY_PATHS = new Set<string>([...AGENT_CARD_PATHS, ICON_PATH, '/health']);
-const RPC_ALLOW_HEADERS = 'Authorization, Content-Type, A2A-Version, A2A-Extensions, X-A2A-Extensions, Last-Event-ID';
-const EXPOSE_HEADERS = 'A2A-Version, A2A-Extensions, X-A2A-Extensions, WWW-Authenticate, Retry-After';
+const RPC_ALLOW_HEADERS =
+  'Authorization, Content-Type, A2A-Version, A2A-Extensions, X-A2A-Extensions, Last-Event-ID';
+const EXPOSE_HEADERS =
+  'A2A-Version, A2A-Extensions, X-A2A-Extensions, WWW-Authenticate, Retry-After';
 
 /**
  * The browser-facing policy, checked in a Fastify `onRequest` hook for every request, before
@@ -35,46 +37,97 @@ const EXPOSE_HEADERS = 'A2A-Version, A2A-Extensions, X-A2A-Extensions, WWW-Authe
  */
 export function registerRequestGuards(fastify: FastifyInstance, config: A2aConfig): void {
   const ownOrigin = new URL(config.publicUrl).origin.toLowerCase();
-  const hosts = new Set([new URL(config.publicUrl).hostname.toLowerCase(), ...config.http.allowedHosts]);
+  const hosts = new Set([
+    new URL(config.publicUrl).hostname.toLowerCase(),
+    ...config.http.allowedHosts,
+  ]);
   const origins = new Set(config.http.corsOrigins);
   fastify.addHook('onResponse', (request, _reply, done) => {
     delete (request.raw.socket as BindingSocket | undefined)?.[SOCKET_BINDING];
     done();
   });
   fastify.addHook('onRequest', (request, reply, done) => {
-    const socket = request.raw.socket as (BindingSocket & { [OVER_CONNECTION_CAP]?: boolean }) | undefined;
+    const socket = request.raw.socket as
+      (BindingSocket & { [OVER_CONNECTION_CAP]?: boolean }) | undefined;
     if (socket) socket[SOCKET_BINDING] = bindingOf(request.method, request.url);
     const path = request.url.split('?', 1)[0];
     const discovery = DISCOVERY_PATHS.has(path) || path.startsWith('/.well-known/');
     if (socket?.[OVER_CONNECTION_CAP]) {
       reply.header('connection', 'close').header('retry-after', '1');
-      return refuse(request, reply, new HttpException(overCapMessage(config.http.maxConnectionsPerAddress), 503), config);
+      return refuse(
+        request,
+        reply,
+        new HttpException(overCapMessage(config.http.maxConnectionsPerAddress), 503),
+        config,
+      );
     }
     if (hostFieldLines(request.raw.rawHeaders) > 1) {
-      return refuse(request, reply, new HttpException('Malformed HTTP request: more than one Host header.', 400), config);
+      return refuse(
+        request,
+        reply,
+        new HttpException('Malformed HTTP request: more than one Host header.', 400),
+        config,
+      );
     }
     const host = String(request.headers.host ?? '').toLowerCase();
     if (!hostAllowed(host, hosts)) {
-      return refuse(request, reply, new HttpException(`Host "${host.slice(0, 100)}" is not served here (see --allowed-host).`, 421), config);
+      return refuse(
+        request,
+        reply,
+        new HttpException(
+          `Host "${host.slice(0, 100)}" is not served here (see --allowed-host).`,
+          421,
+        ),
+        config,
+      );
     }
-    const origin = typeof request.headers.origin === 'string' ? request.headers.origin.toLowerCase() : undefined;
-    const originAllowed = origin !== undefined && (origin === ownOrigin || origins.has(origin) || sameHostOrigin(origin, host));
-    setResponseHeaders(request, reply, config, discovery ? '*' : originAllowed ? origin : undefined);
-    if (request.method === 'OPTIONS') return preflight(reply, discovery, discovery || originAllowed);
+    const origin =
+      typeof request.headers.origin === 'string' ? request.headers.origin.toLowerCase() : undefined;
+    const originAllowed =
+      origin !== undefined &&
+      (origin === ownOrigin || origins.has(origin) || sameHostOrigin(origin, host));
+    setResponseHeaders(
+      request,
+      reply,
+      config,
+      discovery ? '*' : originAllowed ? origin : undefined,
+    );
+    if (request.method === 'OPTIONS')
+      return preflight(reply, discovery, discovery || originAllowed);
     const readOnlyDiscovery = discovery && (request.method === 'GET' || request.method === 'HEAD');
     if (!readOnlyDiscovery && !originAllowed) {
       if (origin !== undefined) {
-        return refuse(request, reply, new ForbiddenException(`Origin ${origin.slice(0, 100)} is not allowed (see --cors-origin).`), config);
+        return refuse(
+          request,
+          reply,
+          new ForbiddenException(
+            `Origin ${origin.slice(0, 100)} is not allowed (see --cors-origin).`,
+          ),
+          config,
+        );
       }
       if (request.headers['sec-fetch-site'] === 'cross-site') {
-        return refuse(request, reply, new ForbiddenException('Cross-site requests are not allowed (see --cors-origin).'), config);
+        return refuse(
+          request,
+          reply,
+          new ForbiddenException('Cross-site requests are not allowed (see --cors-origin).'),
+          config,
+        );
       }
     }
     if (request.method === 'POST') {
       const media = mediaTypeOf(request.headers['content-type']);
       if (media !== JSON_MEDIA_TYPE && media !== A2A_MEDIA_TYPE) {
-        const got = media === undefined ? 'no Content-Type' : `Content-Type "${media.slice(0, 100)}"`;
-        return refuse(request, reply, new ContentTypeNotSupportedError(`Unsupported ${got}; expected ${JSON_MEDIA_TYPE} or ${A2A_MEDIA_TYPE}.`), config);
+        const got =
+          media === undefined ? 'no Content-Type' : `Content-Type "${media.slice(0, 100)}"`;
+        return refuse(
+          request,
+          reply,
+          new ContentTypeNotSupportedError(
+            `Unsupported ${got}; expected ${JSON_MEDIA_TYPE} or ${A2A_MEDIA_TYPE}.`,
+          ),
+          config,
+        );
       }
     }
     done();
@@ -97,7 +150,12 @@ export function hostAllowed(host: string, hosts: ReadonlySet<string>): boolean {
   const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
   if (!m) return false;
   const name = m[1];
-  return isLoopbackHost(name) || hosts.has(name) || hosts.has(host) || hosts.has(name.replace(/^\[|\]$/g, ''));
+  return (
+    isLoopbackHost(name) ||
+    hosts.has(name) ||
+    hosts.has(host) ||
+    hosts.has(name.replace(/^\[|\]$/g, ''))
+  );
 }
 
 /** The request's own origin (`http(s)://<Host>`): a same-origin browser request, after the Host check. */
@@ -105,7 +163,12 @@ function sameHostOrigin(origin: string, host: string): boolean {
   return origin === `http://${host}` || origin === `https://${host}`;
 }
 
-function refuse(request: FastifyRequest, reply: FastifyReply, err: unknown, config: A2aConfig): void {
+function refuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  err: unknown,
+  config: A2aConfig,
+): void {
   const legacy = isLegacyRequest(requestedA2aVersion(request), config.legacyV03);
   sendBindingError(request, reply, err, legacy);
 }
@@ -113,8 +176,12 @@ function refuse(request: FastifyRequest, reply: FastifyReply, err: unknown, conf
 function preflight(reply: FastifyReply, discovery: boolean, allowed: boolean): void {
   if (allowed) {
     reply.headers({
-      'access-control-allow-methods': discovery ? 'GET, HEAD, OPTIONS' : 'GET, POST, DELETE, OPTIONS',
-      'access-control-allow-headers': discovery ? 'A2A-Version, If-None-Match, If-Modified-Since' : RPC_ALLOW_HEADERS,
+      'access-control-allow-methods': discovery
+        ? 'GET, HEAD, OPTIONS'
+        : 'GET, POST, DELETE, OPTIONS',
+      'access-control-allow-headers': discovery
+        ? 'A2A-Version, If-None-Match, If-Modified-Since'
+        : RPC_ALLOW_HEADERS,
       'access-control-max-age': discovery ? '86400' : '600',
     });
   }
@@ -125,7 +192,12 @@ function preflight(reply: FastifyReply, discovery: boolean, allowed: boolean): v
  * Headers every reply of this request gets, set on the raw response so that hijacked replies
  * (SSE streams) carry them too: the negotiated `A2A-Version`, and CORS for an allowed origin.
  */
-function setResponseHeaders(request: FastifyRequest, reply: FastifyReply, config: A2aConfig, allowOrigin: string | undefined): void {
+function setResponseHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: A2aConfig,
+  allowOrigin: string | undefined,
+): void {
   const version = negotiatedVersion(request, config.legacyV03);
   if (version !== undefined) reply.raw.setHeader(A2A_VERSION_HEADER, version);
   if (allowOrigin === undefined) return;

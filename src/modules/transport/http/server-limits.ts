@@ -2,7 +2,12 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Env } from '../../../config/env.schema';
-import { BindingSocket, bindingOfClientError, rawErrorResponse, sendBindingError } from './binding-errors';
+import {
+  BindingSocket,
+  bindingOfClientError,
+  rawErrorResponse,
+  sendBindingError,
+} from './binding-errors';
 
 /**
  * Fastify server options for the connection limits (all in ms), and error handlers that keep
@@ -31,7 +36,8 @@ export function serverLimitOptions(env: Env): Partial<FastifyServerOptions> {
       requireHostHeader: false,
     },
     clientErrorHandler,
-    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => sendBindingError(request, reply, err),
+    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) =>
+      sendBindingError(request, reply, err),
   } as Partial<FastifyServerOptions>;
 }
 
@@ -44,8 +50,18 @@ function clientErrorHandler(error: Error, socket: Socket): void {
       ? [408, 'The request was not received in time (SUPERQODE_A2A_REQUEST_TIMEOUT_MS).']
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request headers are too large.']
-        : [400, `Malformed HTTP request${err.code === 'HPE_INVALID_CONTENT_LENGTH' || err.code === 'HPE_UNEXPECTED_CONTENT_LENGTH' ? ': invalid Content-Length' : ''}.`];
-  if (socket.writable) socket.write(rawErrorResponse(bindingOfClientError(socket as BindingSocket, err.rawPacket), status, message));
+        : [
+            400,
+            `Malformed HTTP request${err.code === 'HPE_INVALID_CONTENT_LENGTH' || err.code === 'HPE_UNEXPECTED_CONTENT_LENGTH' ? ': invalid Content-Length' : ''}.`,
+          ];
+  if (socket.writable)
+    socket.write(
+      rawErrorResponse(
+        bindingOfClientError(socket as BindingSocket, err.rawPacket),
+        status,
+        message,
+      ),
+    );
   socket.destroy();
 }
 

@@ -15,8 +15,7 @@ export interface JsonRpcRequest {
 
 /** Outcome of reading a request body: a valid request, or the error envelope to answer with. */
 export type EnvelopeResult =
-  | { ok: true; request: JsonRpcRequest }
-  | { ok: false; id: JsonRpcId; error: JsonRpcErrorObject };
+  { ok: true; request: JsonRpcRequest } | { ok: false; id: JsonRpcId; error: JsonRpcErrorObject };
 
 /**
  * Parses and checks the JSON-RPC 2.0 envelope before it reaches the SDK, so the two
@@ -39,18 +38,31 @@ export function readEnvelope(body: unknown, maxDepth = Number.MAX_SAFE_INTEGER):
     return failure(null, A2A_ERROR_CODE.INVALID_REQUEST, 'Batch requests are not supported.');
   }
   if (typeof value !== 'object' || value === null) {
-    return failure(null, A2A_ERROR_CODE.INVALID_REQUEST, 'The request must be a JSON-RPC 2.0 object.');
+    return failure(
+      null,
+      A2A_ERROR_CODE.INVALID_REQUEST,
+      'The request must be a JSON-RPC 2.0 object.',
+    );
   }
   const req = value as Record<string, unknown>;
   const id = req.id;
   const idOk = id === undefined || id === null || typeof id === 'string' || Number.isInteger(id);
   const safeId: JsonRpcId = idOk ? ((id ?? null) as JsonRpcId) : null;
-  if (!idOk) return failure(null, A2A_ERROR_CODE.INVALID_REQUEST, 'id must be a string, an integer or null.');
-  if (req.jsonrpc !== '2.0') return failure(safeId, A2A_ERROR_CODE.INVALID_REQUEST, 'jsonrpc must be "2.0".');
+  if (!idOk)
+    return failure(
+      null,
+      A2A_ERROR_CODE.INVALID_REQUEST,
+      'id must be a string, an integer or null.',
+    );
+  if (req.jsonrpc !== '2.0')
+    return failure(safeId, A2A_ERROR_CODE.INVALID_REQUEST, 'jsonrpc must be "2.0".');
   if (typeof req.method !== 'string' || req.method === '') {
     return failure(safeId, A2A_ERROR_CODE.INVALID_REQUEST, 'method must be a non-empty string.');
   }
-  if (req.params !== undefined && (typeof req.params !== 'object' || req.params === null || Array.isArray(req.params))) {
+  if (
+    req.params !== undefined &&
+    (typeof req.params !== 'object' || req.params === null || Array.isArray(req.params))
+  ) {
     return failure(safeId, A2A_ERROR_CODE.INVALID_PARAMS, 'params must be an object.');
   }
   if (typeof body === 'string' && jsonDepth(body, maxDepth) > maxDepth) {

@@ -12,7 +12,12 @@ import { CallContextService } from '../call-context.service';
 import { takeSkillAccessRefusal } from '../../skills/skill-access';
 import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse, writeSseError } from '../sse-writer';
-import { JSON_MEDIA_TYPE, JSON_RPC_HANDLER, LEGACY_JSON_RPC_HANDLER, mediaTypeOf } from '../transport.constants';
+import {
+  JSON_MEDIA_TYPE,
+  JSON_RPC_HANDLER,
+  LEGACY_JSON_RPC_HANDLER,
+  mediaTypeOf,
+} from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
 import {
@@ -31,7 +36,12 @@ const LEGACY_STREAM_METHODS = new Set(['message/stream', LEGACY_RESUBSCRIBE]);
 const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
 
-type Envelope = { jsonrpc: '2.0'; id: JsonRpcId; result?: unknown; error?: { code: number; message: string } };
+type Envelope = {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result?: unknown;
+  error?: { code: number; message: string };
+};
 
 /**
  * JSON-RPC binding at `POST /`: A2A 1.0 (`A2A-Version: 1.0`) and, without the header, A2A 0.3
@@ -58,7 +68,9 @@ export class JsonRpcController {
     const legacy = isLegacyRequest(version, this.config.legacyV03);
     const media = mediaTypeOf(request.headers['content-type']);
     if (media !== undefined && media !== JSON_MEDIA_TYPE) {
-      const err = new ContentTypeNotSupportedError(`Unsupported Content-Type "${media}"; expected ${JSON_MEDIA_TYPE}.`);
+      const err = new ContentTypeNotSupportedError(
+        `Unsupported Content-Type "${media}"; expected ${JSON_MEDIA_TYPE}.`,
+      );
       return this.sendError(reply, null, err, legacy);
     }
     const envelope = readEnvelope(request.body ?? '', this.config.http.maxJsonDepth);
@@ -75,13 +87,18 @@ export class JsonRpcController {
       if (legacy && LEGACY_MESSAGE_METHODS.has(method)) assertLegacySendRequestShape(params);
       context = this.contexts.build(request, version, 'JSONRPC', legacy);
       if (!legacy && SEND_METHODS.has(method)) {
-        rejectAmbiguousParts((envelope.request.params as { message?: unknown } | undefined)?.message);
+        rejectAmbiguousParts(
+          (envelope.request.params as { message?: unknown } | undefined)?.message,
+        );
       }
     } catch (err) {
       return this.sendError(reply, id, err, legacy);
     }
     const handler = legacy ? this.v03 : this.v1;
-    const result = (await handler.handle(envelope.request as unknown as Record<string, unknown>, context)) as Envelope | AsyncGenerator<Envelope>;
+    const result = (await handler.handle(
+      envelope.request as unknown as Record<string, unknown>,
+      context,
+    )) as Envelope | AsyncGenerator<Envelope>;
     const headers = extensionHeaders(context, legacy);
     if (isAsyncIterable(result)) {
       return this.stream(reply, result, { id, legacy, headers, method, context });
@@ -91,7 +108,9 @@ export class JsonRpcController {
     if (refusal) return this.sendError(reply, id, refusal, legacy);
     if (legacy && LEGACY_STREAM_METHODS.has(method) && result.error) {
       const internal = result.error.code === A2A_ERROR_CODE.INTERNAL_ERROR;
-      const error = internal ? { code: result.error.code, message: 'Internal error.' } : result.error;
+      const error = internal
+        ? { code: result.error.code, message: 'Internal error.' }
+        : result.error;
       return writeSseError(reply, { ...result, error }, headers, 'data');
     }
     this.send(reply, result, headers);
@@ -101,7 +120,10 @@ export class JsonRpcController {
     if (envelope.error?.code === A2A_ERROR_CODE.INTERNAL_ERROR) {
       // The SDK copies internal messages into the envelope; keep them server-side.
       this.logger.error(`Internal error answered as -32603: ${envelope.error.message}`);
-      envelope = { ...envelope, error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' } };
+      envelope = {
+        ...envelope,
+        error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' },
+      };
       reply.code(500);
     }
     reply.headers(headers).send(envelope);
@@ -109,13 +131,22 @@ export class JsonRpcController {
 
   private sendError(reply: FastifyReply, id: JsonRpcId, err: unknown, legacy: boolean): void {
     const rendered = renderJsonRpcError(err, legacy);
-    reply.code(rendered.status).headers(rendered.headers ?? {}).send({ jsonrpc: '2.0', id, error: rendered.body });
+    reply
+      .code(rendered.status)
+      .headers(rendered.headers ?? {})
+      .send({ jsonrpc: '2.0', id, error: rendered.body });
   }
 
   private async stream(
     reply: FastifyReply,
     stream: AsyncGenerator<Envelope>,
-    opts: { id: JsonRpcId; legacy: boolean; headers: Record<string, string>; method: string; context: ServerCallContext },
+    opts: {
+      id: JsonRpcId;
+      legacy: boolean;
+      headers: Record<string, string>;
+      method: string;
+      context: ServerCallContext;
+    },
   ): Promise<void> {
     const iterator = stream[Symbol.asyncIterator]();
     let first: IteratorResult<Envelope>;
@@ -135,7 +166,11 @@ export class JsonRpcController {
       first,
       rest: iterator,
       encode: (e) => e,
-      encodeError: (err) => ({ jsonrpc: '2.0', id: opts.id, error: renderJsonRpcError(err, opts.legacy).body }),
+      encodeError: (err) => ({
+        jsonrpc: '2.0',
+        id: opts.id,
+        error: renderJsonRpcError(err, opts.legacy).body,
+      }),
       onDisconnect: STREAM_STOP_METHODS.has(opts.method) ? 'stop' : 'drain',
       headers: opts.headers,
       errorFrame: opts.legacy ? 'data' : 'event',

@@ -12,7 +12,10 @@ import { A2A_MEDIA_TYPE, JSON_MEDIA_TYPE, mediaTypeOf } from '../transport.const
  *   than `maxDepth` (HTTP 400, message naming the limit).
  * @see A2A specification §11.1 (media types), §11.6 (errors).
  */
-export function readJsonBody(request: FastifyRequest, maxDepth = Number.MAX_SAFE_INTEGER): Record<string, unknown> {
+export function readJsonBody(
+  request: FastifyRequest,
+  maxDepth = Number.MAX_SAFE_INTEGER,
+): Record<string, unknown> {
   const media = mediaTypeOf(request.headers['content-type']);
   const raw = typeof request.body === 'string' ? request.body : '';
   if (media !== undefined && media !== JSON_MEDIA_TYPE && media !== A2A_MEDIA_TYPE) {
@@ -30,7 +33,8 @@ export function readJsonBody(request: FastifyRequest, maxDepth = Number.MAX_SAFE
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new RequestMalformedError('The request body must be a JSON object.');
   }
-  if (jsonDepth(raw, maxDepth) > maxDepth) throw new RequestMalformedError(tooDeepMessage(maxDepth));
+  if (jsonDepth(raw, maxDepth) > maxDepth)
+    throw new RequestMalformedError(tooDeepMessage(maxDepth));
   return value as Record<string, unknown>;
 }
 
@@ -52,11 +56,18 @@ export function replyMediaType(request: FastifyRequest): string {
  * Parses a non-negative integer query value.
  * @throws {RequestMalformedError} Not an integer, or out of [min, max].
  */
-export function integerParam(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function integerParam(
+  name: string,
+  value: unknown,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const s = String(value).trim();
   const n = Number(s);
-  if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(n)) throw new RequestMalformedError(`${name} must be an integer`);
-  if (n < min || n > max) throw new RequestMalformedError(`${name} must be between ${min} and ${max}`);
+  if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(n))
+    throw new RequestMalformedError(`${name} must be an integer`);
+  if (n < min || n > max)
+    throw new RequestMalformedError(`${name} must be between ${min} and ${max}`);
   return n;
 }
 
@@ -79,7 +90,9 @@ export function listTasksRequest(query: Record<string, unknown>): ListTasksReque
     status: status ? taskState(status) : 0,
     pageSize: has('pageSize') ? integerParam('pageSize', str('pageSize'), 1, 100) : undefined,
     pageToken: str('pageToken'),
-    historyLength: has('historyLength') ? integerParam('historyLength', str('historyLength'), 0) : undefined,
+    historyLength: has('historyLength')
+      ? integerParam('historyLength', str('historyLength'), 0)
+      : undefined,
     statusTimestampAfter: has('statusTimestampAfter') ? str('statusTimestampAfter') : undefined,
     includeArtifacts: str('includeArtifacts') === 'true',
   } as ListTasksRequest;
@@ -94,7 +107,10 @@ function taskState(value: string): number {
 }
 
 /** ListTasksResponse → proto-JSON with every field present (`artifacts: []` when asked for). */
-export function listTasksJson(response: ListTasksResponse, includeArtifacts: boolean): Record<string, unknown> {
+export function listTasksJson(
+  response: ListTasksResponse,
+  includeArtifacts: boolean,
+): Record<string, unknown> {
   const json = ListTasksResponse.toJSON(response) as Record<string, unknown>;
   const tasks = (json.tasks as Record<string, unknown>[] | undefined) ?? [];
   return {

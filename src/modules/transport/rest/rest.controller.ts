@@ -1,4 +1,16 @@
-import { Controller, Delete, Get, Inject, NotFoundException, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AgentCard,
@@ -20,7 +32,13 @@ import { A2A_REQUEST_HANDLER } from '../transport.constants';
 import { A2aConfig } from '../../../config/a2a.config';
 import { assertSendRequestShape } from '../request-shape';
 import { RestExceptionFilter } from './rest-exception.filter';
-import { integerParam, listTasksJson, listTasksRequest, readJsonBody, replyMediaType } from './rest-request';
+import {
+  integerParam,
+  listTasksJson,
+  listTasksRequest,
+  readJsonBody,
+  replyMediaType,
+} from './rest-request';
 
 type Query = Record<string, unknown>;
 
@@ -46,9 +64,10 @@ export class RestController {
     const ctx = this.context(req);
     const params = SendMessageRequest.fromJSON(this.messageBody(req));
     const result = await this.handler.sendMessage(params, ctx);
-    const payload = 'messageId' in result
-      ? { $case: 'message' as const, value: result as Message }
-      : { $case: 'task' as const, value: result as Task };
+    const payload =
+      'messageId' in result
+        ? { $case: 'message' as const, value: result as Message }
+        : { $case: 'task' as const, value: result as Task };
     this.json(req, reply, 200, SendMessageResponse.toJSON({ payload }));
   }
 
@@ -62,7 +81,11 @@ export class RestController {
 
   /** ListTasks with cursor paging. */
   @Get('tasks')
-  async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Query): Promise<void> {
+  async list(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Query() query: Query,
+  ): Promise<void> {
     const ctx = this.context(req);
     const params = listTasksRequest(query);
     const result = await this.handler.listTasks(params, ctx);
@@ -82,7 +105,9 @@ export class RestController {
     if (verb === 'subscribe') return this.subscribe(reply, id, ctx);
     if (verb !== undefined) throw new NotFoundException(`No route for GET /tasks/${segment}`);
     const historyLength =
-      query.historyLength !== undefined ? integerParam('historyLength', query.historyLength, 0) : undefined;
+      query.historyLength !== undefined
+        ? integerParam('historyLength', query.historyLength, 0)
+        : undefined;
     const task = await this.handler.getTask({ id, tenant: '', historyLength }, ctx);
     this.json(req, reply, 200, Task.toJSON(task));
   }
@@ -106,21 +131,35 @@ export class RestController {
   /** GetExtendedAgentCard (UnsupportedOperation while the capability is off). */
   @Get('extendedAgentCard')
   async extendedCard(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const card = await this.handler.getAuthenticatedExtendedAgentCard({ tenant: '' }, this.context(req));
+    const card = await this.handler.getAuthenticatedExtendedAgentCard(
+      { tenant: '' },
+      this.context(req),
+    );
     this.json(req, reply, 200, AgentCard.toJSON(card));
   }
 
   /** Push notification configs: the SDK answers PushNotificationNotSupported while the capability is off. */
   @Post('tasks/:id/pushNotificationConfigs')
-  async createPush(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+  async createPush(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     const ctx = this.context(req);
-    const config = TaskPushNotificationConfig.fromJSON({ ...readJsonBody(req, this.config.http.maxJsonDepth), taskId: id });
+    const config = TaskPushNotificationConfig.fromJSON({
+      ...readJsonBody(req, this.config.http.maxJsonDepth),
+      taskId: id,
+    });
     const result = await this.handler.createTaskPushNotificationConfig(config, ctx);
     this.json(req, reply, 201, TaskPushNotificationConfig.toJSON(result));
   }
 
   @Get('tasks/:id/pushNotificationConfigs')
-  async listPush(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+  async listPush(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     const params = { taskId: id, pageSize: 0, pageToken: '', tenant: '' };
     const result = await this.handler.listTaskPushNotificationConfigs(params, this.context(req));
     this.json(req, reply, 200, ListTaskPushNotificationConfigsResponse.toJSON(result));
@@ -133,7 +172,10 @@ export class RestController {
     @Param('id') taskId: string,
     @Param('configId') configId: string,
   ): Promise<void> {
-    const result = await this.handler.getTaskPushNotificationConfig({ taskId, id: configId, tenant: '' }, this.context(req));
+    const result = await this.handler.getTaskPushNotificationConfig(
+      { taskId, id: configId, tenant: '' },
+      this.context(req),
+    );
     this.json(req, reply, 200, TaskPushNotificationConfig.toJSON(result));
   }
 
@@ -144,7 +186,10 @@ export class RestController {
     @Param('id') taskId: string,
     @Param('configId') configId: string,
   ): Promise<void> {
-    await this.handler.deleteTaskPushNotificationConfig({ taskId, id: configId, tenant: '' }, this.context(req));
+    await this.handler.deleteTaskPushNotificationConfig(
+      { taskId, id: configId, tenant: '' },
+      this.context(req),
+    );
     reply.code(204).send();
   }
 

@@ -31,7 +31,9 @@ export class CreateHarnessLedgerPostgres1765000000001 implements MigrationInterf
     await queryRunner.query(
       'CREATE INDEX IF NOT EXISTS "IDX_runs_session_started" ON "runs" ("session_id", "started_at")',
     );
-    await queryRunner.query('CREATE INDEX IF NOT EXISTS "IDX_runs_started" ON "runs" ("started_at")');
+    await queryRunner.query(
+      'CREATE INDEX IF NOT EXISTS "IDX_runs_started" ON "runs" ("started_at")',
+    );
     await queryRunner.query(
       'CREATE INDEX IF NOT EXISTS "IDX_runs_lease" ON "runs" ("lease_owner") WHERE "status" = \'running\'',
     );

@@ -44,6 +44,12 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
     expect(text).toMatch(/"approve" \(or "yes", "y"\).*"deny" \(or "no", "n"\)/);
   });
 
+  it('a turn that only asked for approval stores no empty answer artifact', async () => {
+    const task = await pausedTask('quiet.txt');
+    const answers = (task.artifacts ?? []).filter((a: { name: string }) => a.name === 'answer');
+    expect(answers).toEqual([]);
+  });
+
   it('a long write is previewed in bounded form, saying what was left out', async () => {
     const long = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
     const task = await pausedTask('long.txt', long);

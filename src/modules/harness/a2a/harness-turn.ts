@@ -153,7 +153,9 @@ export class HarnessTurn {
 
   /** The answer's last chunk, then `changes.diff` and `checks` when there is something in them. */
   private async results(text: string): Promise<void> {
-    this.chunk(this.chunks === 0 ? text : '', true);
+    // A turn that streamed nothing and ends without text (e.g. it stopped for an approval) has
+    // no answer: no empty `answer` artifact.
+    if (this.chunks > 0 || text) this.chunk(this.chunks === 0 ? text : '', true);
     const raw = await changesDiff(this.workspace.workingDir, this.changed, this.sandbox);
     const diff = raw && this.workspace.scrubber.scrub(raw);
     // The diff is a text/x-diff artifact: left out when the caller's acceptedOutputModes exclude it.

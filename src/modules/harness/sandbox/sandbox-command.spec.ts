@@ -54,7 +54,7 @@ describe(planSpawn.name, () => {
     expect(plan.file).toBe('bwrap');
     expect(plan.args.slice(-3)).toEqual(['--', 'git', 'status']);
     expect(plan.args).toContain('--unshare-net');
-    expect(plan.env.HOME).toBe(__dirname);
+    expect(plan.env.HOME).toBe('/tmp');
   });
 });
 

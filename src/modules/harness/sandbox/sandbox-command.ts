@@ -76,7 +76,7 @@ export function planSpawn(
   withPidsCgroup = false,
 ): SpawnPlan {
   const sandbox = resolveSandbox(policy.sandbox);
-  const env = allowlistedEnvironment(workingDir, policy.env, sandbox);
+  const env = allowlistedEnvironment(policy.env, sandbox);
   if (sandbox === 'local') {
     return { file: command[0], args: command.slice(1), env, sandbox, cgroup: null };
   }

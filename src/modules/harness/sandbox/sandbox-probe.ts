@@ -37,7 +37,7 @@ export function probeBwrap(): SandboxProbe {
       limits: { processes: 64, addressSpaceBytes: 1 << 30, fileBytes: 1 << 20, cpuSeconds: 10 },
     };
     const result = spawnSync('bwrap', bwrapArgs(plan, ['/bin/true']), {
-      env: allowlistedEnvironment(dir, {}, 'bwrap'),
+      env: allowlistedEnvironment({}, 'bwrap'),
       encoding: 'utf8',
       timeout: 10_000,
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -77,7 +77,7 @@ class GroupRun {
     const { cwd, sandbox, signal, timeoutMs } = this.options;
     let plan: ReturnType<typeof planSpawn>;
     try {
-      // --noprofile --norc: no startup file of the checkout ($HOME is the working dir) runs
+      // --noprofile --norc: no startup file of the checkout (in case $HOME holds any) runs
       // commands the checker never saw (bash reads ~/.bashrc when stdin looks like a socket).
       plan = planSpawn(['/bin/bash', '--noprofile', '--norc', '-c', command], cwd, sandbox, true);
     } catch (error) {

@@ -11,21 +11,28 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
  */
 export function joinTextParts(task: Task): Task {
   for (const artifact of task.artifacts ?? []) {
-    if (!artifact.parts || artifact.parts.length < 2) continue;
-    const joined: Part[] = [];
-    for (const part of artifact.parts) {
-      const last = joined[joined.length - 1];
-      if (last && joinable(last, part) && joinable(part, last)) {
-        const text =
-          (last.content as { value: string }).value + (part.content as { value: string }).value;
-        joined[joined.length - 1] = { ...last, content: { $case: 'text', value: text } };
-      } else {
-        joined.push(part);
-      }
-    }
-    artifact.parts = joined;
+    if (artifact.parts && artifact.parts.length > 1) artifact.parts = joinedParts(artifact.parts);
   }
   return task;
+}
+
+/**
+ * Consecutive plain text parts (same media type, no filename, no metadata) joined into one, as a
+ * new array; the given parts are not changed.
+ */
+export function joinedParts(parts: Part[]): Part[] {
+  const joined: Part[] = [];
+  for (const part of parts) {
+    const last = joined[joined.length - 1];
+    if (last && joinable(last, part) && joinable(part, last)) {
+      const text =
+        (last.content as { value: string }).value + (part.content as { value: string }).value;
+      joined[joined.length - 1] = { ...last, content: { $case: 'text', value: text } };
+    } else {
+      joined.push(part);
+    }
+  }
+  return joined;
 }
 
 function joinable(part: Part, other: Part): boolean {

@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { GroupCommitTaskStore } from './group-commit.task-store';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TypeOrmTaskStore } from './typeorm-task.store';
+import { ProcessInstance } from '../../common/runtime/process-instance';
+import { TaskWriteFailures } from './task-write-failures';
 
 const alice = new ServerCallContext({ user: { isAuthenticated: true, userName: 'alice' } });
 const aTask = (id: string, state = TaskState.TASK_STATE_COMPLETED): Task => ({
@@ -20,10 +22,13 @@ describe(GroupCommitTaskStore.name, () => {
   let dataSource: DataSource;
   let inner: TypeOrmTaskStore;
   let store: GroupCommitTaskStore;
+  const instance = new ProcessInstance();
+  let failures: TaskWriteFailures;
 
   beforeEach(async () => {
     dataSource = await new DataSource(tasksDataSourceOptions(null)).initialize();
-    inner = new TypeOrmTaskStore(dataSource);
+    failures = new TaskWriteFailures();
+    inner = new TypeOrmTaskStore(dataSource, {}, instance, failures);
     store = new GroupCommitTaskStore(inner);
   });
   afterEach(async () => {
@@ -71,6 +76,40 @@ describe(GroupCommitTaskStore.name, () => {
     expect(await store.load('t-1', alice)).toBeUndefined();
     await store.save(aTask('t-3'), alice);
     expect((await store.load('t-3', alice))?.id).toBe('t-3');
+  });
+
+  it('writes the ownership lease of a SUBMITTED/WORKING task as save() does, and none once it ends', async () => {
+    const leaseOf = async (id: string) =>
+      (
+        (await dataSource.query(
+          'SELECT "lease_owner" AS "owner", "lease_renewed_at_ms" AS "at" FROM "a2a_tasks" WHERE "id" = ?',
+          [id],
+        )) as { owner: string | null; at: number | null }[]
+      )[0];
+    await store.save(aTask('t-1', TaskState.TASK_STATE_WORKING), alice);
+    expect(await leaseOf('t-1')).toEqual({ owner: instance.id, at: expect.any(Number) });
+    await store.save(aTask('t-1', TaskState.TASK_STATE_COMPLETED), alice);
+    expect(await leaseOf('t-1')).toEqual({ owner: null, at: null });
+  });
+
+  it('records a failed commit for every task of the batch (ended FAILED once writes work again)', async () => {
+    const db = (dataSource.driver as unknown as { databaseConnection: { transaction: unknown } })
+      .databaseConnection;
+    const original = db.transaction;
+    db.transaction = () => () => {
+      throw new Error('SQLITE_READONLY');
+    };
+    const saves = ['t-1', 't-2'].map((id) =>
+      store.save(aTask(id, TaskState.TASK_STATE_WORKING), alice),
+    );
+    await expect(Promise.all(saves)).rejects.toThrow('SQLITE_READONLY');
+    db.transaction = original;
+    expect(
+      failures
+        .pending()
+        .map((f) => f.task.id)
+        .sort(),
+    ).toEqual(['t-1', 't-2']);
   });
 
   it('rejects a task without an id at once', async () => {

@@ -51,6 +51,19 @@ function waitingExecutor(): AgentExecutor & { started: Promise<void> } {
   };
 }
 
+const userMessage = () => ({
+  messageId: `m-${Math.random()}`,
+  role: 1,
+  parts: [
+    { content: { $case: 'text' as const, value: 'hi' }, metadata: {}, filename: '', mediaType: '' },
+  ],
+  metadata: {},
+  extensions: [],
+  referenceTaskIds: [],
+  taskId: '',
+  contextId: '',
+});
+
 async function all(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
   const out: StreamResponse[] = [];
   for await (const r of stream) out.push(r);
@@ -106,6 +119,47 @@ describe(LeanExecutions.name, () => {
         TaskNotFoundError,
       );
     });
+  });
+
+  it('cancels a paused (INPUT_REQUIRED) execution here and drops its bus', async () => {
+    const buses = new DefaultExecutionEventBusManager();
+    const paused: AgentExecutor = {
+      execute(request: RequestContext, bus: ExecutionEventBus) {
+        bus.publish(AgentEvent.task(aTask(request.taskId, TaskState.TASK_STATE_WORKING)));
+        const status = {
+          state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          message: undefined,
+          timestamp: '',
+        };
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId: request.taskId,
+            contextId: 'ctx-1',
+            metadata: {},
+            status,
+          }),
+        );
+        return Promise.resolve();
+      },
+      cancelTask: waitingExecutor().cancelTask,
+    };
+    const core = new LeanExecutions(
+      { capabilities: { streaming: true } as never },
+      store,
+      paused,
+      buses,
+      new PendingTaskWrites(),
+    );
+    const first = (await core.sendMessage(
+      { tenant: '', message: userMessage() } as never,
+      ctx,
+    )) as Task;
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(buses.getByTaskId(first.id, ctx)).toBeDefined();
+    const got = await core.cancelTask({ id: first.id, tenant: '', metadata: {} }, ctx);
+    expect(got.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(buses.getByTaskId(first.id, ctx)).toBeUndefined();
+    expect((await store.load(first.id, ctx))?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it('cancels a task running here through the executor, and the CANCELED state is stored', async () => {

@@ -219,6 +219,10 @@ export class LeanExecutions {
     if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
     assertCancelable(task, params.id);
     await this.cancelRunning(params.id, bus, live);
+    // A paused (INPUT_REQUIRED/AUTH_REQUIRED) execution kept its bus open; it ends here.
+    if (this.buses.getByTaskId(params.id, context) === bus) {
+      this.buses.cleanupByTaskId(params.id, context);
+    }
     return cancelled(live, params.id);
   }
 

@@ -12,51 +12,59 @@ export const text = (value) => ({
   mediaType: 'text/plain',
 });
 
+/**
+ * One echo turn: publishes the Task (SUBMITTED) when new, then COMPLETED with an echo of the
+ * user's text. Shared by the SDK executor below and the embedded skill of bench-echo-server.mjs.
+ */
+export function publishEcho(ctx, bus) {
+  const { taskId, contextId, userMessage } = ctx;
+  if (!ctx.task) {
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: {
+          state: TaskState.TASK_STATE_SUBMITTED,
+          message: undefined,
+          timestamp: new Date().toISOString(),
+        },
+        artifacts: [],
+        history: [userMessage],
+        metadata: {},
+      }),
+    );
+  }
+  const said = userMessage.parts
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+    .join('\n');
+  const reply = {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [text(`echo: ${said}`)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  bus.publish(
+    AgentEvent.statusUpdate({
+      taskId,
+      contextId,
+      status: {
+        state: TaskState.TASK_STATE_COMPLETED,
+        message: reply,
+        timestamp: new Date().toISOString(),
+      },
+      metadata: undefined,
+    }),
+  );
+}
+
 /** Publishes the Task (SUBMITTED), then COMPLETED with an echo of the user's text. */
 export const echoExecutor = {
   async execute(ctx, bus) {
-    const { taskId, contextId, userMessage } = ctx;
-    if (!ctx.task) {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: {
-            state: TaskState.TASK_STATE_SUBMITTED,
-            message: undefined,
-            timestamp: new Date().toISOString(),
-          },
-          artifacts: [],
-          history: [userMessage],
-          metadata: {},
-        }),
-      );
-    }
-    const said = userMessage.parts
-      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
-      .join('\n');
-    const reply = {
-      messageId: randomUUID(),
-      contextId,
-      taskId,
-      role: Role.ROLE_AGENT,
-      parts: [text(`echo: ${said}`)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    };
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: {
-          state: TaskState.TASK_STATE_COMPLETED,
-          message: reply,
-          timestamp: new Date().toISOString(),
-        },
-        metadata: undefined,
-      }),
-    );
+    publishEcho(ctx, bus);
     bus.finished();
   },
   async cancelTask(taskId, bus) {

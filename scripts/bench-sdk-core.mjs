@@ -1,5 +1,6 @@
-// CPU per blocking SendMessage inside the SDK's DefaultRequestHandler, without HTTP: where the
-// time of `npm run bench`'s SendMessage goes once the framework is out of the picture.
+// CPU per blocking SendMessage inside the SDK's DefaultRequestHandler and inside our lean core
+// (LeanExecutions over a group-committing store, issue #14), without HTTP: where the time of
+// `npm run bench`'s SendMessage goes once the framework is out of the picture.
 // Usage: npm run build && node scripts/bench-sdk-core.mjs [count]   (npm run bench:core)
 // Agents: (echo) the Express reference's executor (scripts/bench-echo-agent.mjs: Task SUBMITTED, then
 // a COMPLETED status update, ~1 KB); (shortlist) this project's ShortlistSkill on the shipped catalogue (one
@@ -31,6 +32,10 @@ const { CatalogueService } = require(join(dist, 'modules/shortlist/catalogue.ser
 const { ShortlistService } = require(join(dist, 'modules/shortlist/shortlist.service.js'));
 const { ShortlistSkill } = require(join(dist, 'modules/shortlist/shortlist.skill.js'));
 const { Clock, IdGenerator } = require(join(dist, 'common/runtime/clock.js'));
+const { LeanExecutions } = require(join(dist, 'modules/a2a-core/lean-executions.js'));
+const { GroupCommitTaskStore } = require(join(dist, 'modules/tasks/group-commit.task-store.js'));
+const { PendingTaskWrites } = require(join(dist, 'modules/tasks/pending-task-writes.js'));
+const { DefaultExecutionEventBusManager } = require('@a2a-js/sdk/server');
 const { Logger } = require('@nestjs/common');
 
 Logger.overrideLogger(['warn', 'error']);
@@ -97,8 +102,16 @@ async function ourStore(path) {
   return { store: new TypeOrmTaskStore(ds), close: () => ds.destroy() };
 }
 
-async function measure(store, executor) {
-  const handler = new DefaultRequestHandler(card, store, executor);
+/** The SDK's handler, or our lean core (over group commit when the store is ours). */
+function handlerOf(kind, store, executor) {
+  if (kind === 'sdk') return new DefaultRequestHandler(card, store, executor);
+  const grouped = store instanceof TypeOrmTaskStore ? new GroupCommitTaskStore(store) : store;
+  const buses = new DefaultExecutionEventBusManager();
+  return new LeanExecutions(card, grouped, executor, buses, new PendingTaskWrites());
+}
+
+async function measure(store, executor, kind) {
+  const handler = handlerOf(kind, store, executor);
   const ctx = new ServerCallContext({ user: { isAuthenticated: false, userName: 'anonymous' } });
   const send = () =>
     handler.sendMessage(
@@ -142,36 +155,44 @@ try {
       ['ours, SQLite :memory:', () => ourStore(null)],
       ['ours, SQLite file', () => ourStore(join(dir, `${agentName}.sqlite3`))],
     ];
-    for (const [storeName, open] of stores) {
-      const { store, close } = await open();
-      try {
-        const us = await measure(store, executor);
-        rows.push([
-          agentName,
-          storeName,
-          us.toFixed(0),
-          Math.round(1e6 / us).toLocaleString('en-US'),
-        ]);
-        console.error(`${agentName} / ${storeName}: ${us.toFixed(0)} µs`);
-      } finally {
-        await close();
+    for (const [storeName, open] of stores)
+      for (const kind of ['sdk', 'lean']) {
+        const { store, close } = await open();
+        try {
+          const us = await measure(store, executor, kind);
+          rows.push([
+            agentName,
+            kind,
+            storeName,
+            us.toFixed(0),
+            Math.round(1e6 / us).toLocaleString('en-US'),
+          ]);
+          console.error(`${agentName} / ${kind} / ${storeName}: ${us.toFixed(0)} µs`);
+        } finally {
+          await close();
+        }
       }
-    }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const header = ['agent', 'task store', 'CPU µs per SendMessage', 'ceiling calls/s on one core'];
+const header = [
+  'agent',
+  'handler',
+  'task store',
+  'CPU µs per SendMessage',
+  'ceiling calls/s on one core',
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (cells) =>
-  `| ${cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+  `| ${cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
 console.log(
-  `\n## SDK DefaultRequestHandler.sendMessage, blocking, in process (${count} calls per row${pinned ? ', pinned' : ', NOT pinned'})\n`,
+  `\n## sendMessage (sdk: DefaultRequestHandler; lean: our core), blocking, in process (${count} calls per row${pinned ? ', pinned' : ', NOT pinned'})\n`,
 );
 console.log(
   [
     line(header),
-    `|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    `|${widths.map((w, i) => (i >= 3 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
     ...rows.map(line),
   ].join('\n'),
 );

@@ -1,9 +1,12 @@
 // `npm run bench`: this server (NestJS on Fastify) against the SDK's own Express server, by the
 // method of docs/a2a-sdk-on-fastify.md §10. Run after a build (npm run bench builds first).
-// Targets, each a child process on 127.0.0.1: (a) SDK Express echo (scripts/bench-express-server.mjs),
-// (b) ours with the durable SQLite task store (temp dir, removed after), (c) ours memory-only.
+// Targets, each a child process on 127.0.0.1: the SDK Express echo server (scripts/bench-express-server.mjs);
+// ours with the Express reference's echo agent through the embedding API (scripts/bench-echo-server.mjs),
+// SQLite durable and in memory (like for like); ours with the shortlist skill, SQLite and memory (as shipped);
+// bare Fastify with fixed bytes (scripts/bench-fastify-floor.mjs), the HTTP floor. SQLite files in a temp dir.
 // Env: BENCH_ROUNDS (3), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_WARMUP_S (2),
-// BENCH_PIN (1; 0 disables taskset), BENCH_SERVER_CPU (0), BENCH_CLIENT_CPU (1).
+// BENCH_PIN (1; 0 disables taskset), BENCH_SERVER_CPU (0), BENCH_CLIENT_CPU (1),
+// BENCH_TARGETS (comma-separated target ids; default all; express is always kept),
 // Ours runs as an anonymous caller with every rate limit set to 0 (off); inherited SUPERQODE_A2A_* are dropped.
 // Besides req/s it reports server CPU time per request (/proc ticks) and the CPU used by other
 // processes during each run: on a shared machine the CPU/req ratio is the steadier comparison.
@@ -29,10 +32,10 @@ import {
   sqliteFacts,
   startChild,
   stopChild,
-  table,
   ticksOf,
   waitReady,
 } from './bench-lib.mjs';
+import { report, writesPerSend } from './bench-report.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -95,35 +98,53 @@ const ENDPOINTS = [
     verify: (b) => b.startsWith('{"task":') && completed(b),
   },
 ];
-/** Targets from the issue: card GET ≥ 4× express; SendMessage ≥ 2× express with the durable store. */
-const GOALS = { card: { 'ours-sqlite': 4, 'ours-memory': 4 }, jsonrpc: { 'ours-sqlite': 2 } };
+/** Ratio targets of issue #14 (express ÷ ours server CPU per request), per endpoint and target. */
+const GOALS = {
+  card: { 'ours-sqlite': 4, 'ours-memory': 4, 'echo-sqlite': 4, 'echo-memory': 4 },
+  jsonrpc: { 'echo-sqlite': 2, 'echo-memory': 3, 'ours-sqlite': 1.5 },
+  rest: { 'ours-sqlite': 1.5 },
+};
+const OURS = ['echo-sqlite', 'echo-memory', 'ours-sqlite', 'ours-memory'];
 
 function targetsFor(tmp, ports) {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('SUPERQODE_A2A_')),
   );
+  const oursEnv = (port, extra) => ({
+    ...base,
+    SUPERQODE_A2A_HOST: HOST,
+    SUPERQODE_A2A_PORT: String(port),
+    SUPERQODE_A2A_LOG_LEVEL: 'warn',
+    // Anonymous callers, rate limits off (0 = no limit): the guards still run, they just never trip.
+    SUPERQODE_A2A_ALLOW_ANONYMOUS: 'true',
+    SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '0',
+    SUPERQODE_A2A_KEYED_PER_MINUTE: '0',
+    SUPERQODE_A2A_GLOBAL_PER_DAY: '0',
+    SUPERQODE_A2A_HARNESS_STORE_PATH: ':memory:',
+    ...extra,
+  });
   const ours = (port, extra) => ({
     cmd: process.execPath,
     args: [join(root, 'dist/main.js')],
     health: '/health',
-    env: {
-      ...base,
-      SUPERQODE_A2A_HOST: HOST,
-      SUPERQODE_A2A_PORT: String(port),
-      SUPERQODE_A2A_LOG_LEVEL: 'warn',
-      // Anonymous callers, rate limits off (0 = no limit): the guards still run, they just never trip.
-      SUPERQODE_A2A_ALLOW_ANONYMOUS: 'true',
-      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '0',
-      SUPERQODE_A2A_KEYED_PER_MINUTE: '0',
-      SUPERQODE_A2A_GLOBAL_PER_DAY: '0',
-      ...extra,
-    },
+    env: oursEnv(port, extra),
+  });
+  const echo = (port, store) => ({
+    cmd: process.execPath,
+    args: [join(root, 'scripts/bench-echo-server.mjs'), String(port), store],
+    health: '/health',
+    // Only the echo skill: the built-in shortlist and harness skills are off, as the Express reference serves one skill.
+    env: oursEnv(port, {
+      SUPERQODE_A2A_SHORTLIST_ENABLED: 'false',
+      SUPERQODE_A2A_HARNESS_ENABLED: 'false',
+    }),
   });
   const sqlitePath = join(tmp, 'tasks.sqlite3');
-  return [
+  const echoSqlitePath = join(tmp, 'echo-tasks.sqlite3');
+  const all = [
     {
       id: 'express',
-      label: '(a) SDK Express echo',
+      label: 'SDK Express echo',
       port: ports[0],
       cmd: process.execPath,
       args: [join(root, 'scripts/bench-express-server.mjs'), String(ports[0])],
@@ -131,19 +152,49 @@ function targetsFor(tmp, ports) {
       env: base,
     },
     {
-      id: 'ours-sqlite',
-      label: '(b) ours, SQLite store',
+      id: 'echo-sqlite',
+      label: 'ours echo, SQLite',
       port: ports[1],
+      sqlitePath: echoSqlitePath,
+      ...echo(ports[1], echoSqlitePath),
+    },
+    { id: 'echo-memory', label: 'ours echo, memory', port: ports[2], ...echo(ports[2], 'memory') },
+    {
+      id: 'ours-sqlite',
+      label: 'ours shortlist, SQLite',
+      port: ports[3],
       sqlitePath,
-      ...ours(ports[1], { SUPERQODE_A2A_TASK_STORE_PATH: sqlitePath }),
+      ...ours(ports[3], { SUPERQODE_A2A_TASK_STORE_PATH: sqlitePath }),
     },
     {
       id: 'ours-memory',
-      label: '(c) ours, memory store',
-      port: ports[2],
-      ...ours(ports[2], { SUPERQODE_A2A_TASK_STORE_ENABLED: 'false' }),
+      label: 'ours shortlist, memory',
+      port: ports[4],
+      ...ours(ports[4], { SUPERQODE_A2A_TASK_STORE_ENABLED: 'false' }),
+    },
+    // Started after the others: it copies the card of a running server of ours.
+    {
+      id: 'fastify',
+      label: 'bare Fastify floor',
+      port: ports[5],
+      cmd: process.execPath,
+      after: true,
+      args: [join(root, 'scripts/bench-fastify-floor.mjs'), String(ports[5])],
+      health: '/health',
+      env: {
+        ...base,
+        BENCH_FLOOR_CARD_URL: `http://${HOST}:${ports[4]}/.well-known/agent-card.json`,
+      },
     },
   ];
+  const wanted = process.env.BENCH_TARGETS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const picked = wanted ? all.filter((t) => t.id === 'express' || wanted.includes(t.id)) : all;
+  if (picked.some((t) => t.id === 'fastify') && !picked.some((t) => t.id === 'ours-memory')) {
+    throw new Error('BENCH_TARGETS: fastify needs ours-memory (it copies its card)');
+  }
+  return picked;
 }
 
 /** Pids whose CPU counts as ours: this process and the servers (set once they start). */
@@ -266,21 +317,17 @@ function summarise(runs, targets) {
     }
   const ratios = [];
   for (const ep of ENDPOINTS)
-    for (const id of ['ours-sqlite', 'ours-memory']) {
+    for (const { id } of targets.filter((t) => t.id !== 'express')) {
       const get = (tid) => rows.find((r) => r.endpoint === ep.id && r.target === tid);
       const perRound = [];
       const cpuRatio = [];
       for (let round = 1; round <= cfg.rounds; round++) {
-        const rps = (tid) =>
+        const run = (tid) =>
           runs.find(
             (r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup,
-          ).rps;
-        perRound.push(rps(id) / rps('express'));
-        const cpu = (tid) =>
-          runs.find(
-            (r) => r.endpoint === ep.id && r.target === tid && r.round === round && !r.warmup,
-          ).cpuUsPerReq;
-        cpuRatio.push(cpu('express') / cpu(id));
+          );
+        perRound.push(run(id).rps / run('express').rps);
+        cpuRatio.push(run('express').cpuUsPerReq / run(id).cpuUsPerReq);
       }
       ratios.push({
         endpoint: ep.id,
@@ -290,116 +337,25 @@ function summarise(runs, targets) {
         perRoundMin: Math.min(...perRound),
         perRoundMax: Math.max(...perRound),
         cpuRatioMedian: median(cpuRatio),
+        cpuRatioMin: Math.min(...cpuRatio),
+        cpuRatioMax: Math.max(...cpuRatio),
         goal: GOALS[ep.id]?.[id] ?? null,
       });
     }
   return { rows, ratios };
 }
 
-function report({ rows, ratios }, targets, servers, sizes, sqlite) {
-  const label = (id) => targets.find((t) => t.id === id).label;
-  const epLabel = (id) => ENDPOINTS.find((e) => e.id === id).label;
-  console.log(
-    `\n## Results (${cfg.rounds} rounds × ${cfg.durationS} s, ${cfg.connections} connections${pin ? `, servers on CPU ${cfg.serverCpu}, autocannon on CPU ${cfg.clientCpu}` : ', NOT pinned'})\n`,
-  );
-  console.log(
-    table(
-      [
-        'endpoint',
-        'target',
-        'req/s median',
-        'min–max',
-        'p50 ms',
-        'p99 ms median (max)',
-        'non-2xx',
-        'err/timeout/bad body',
-        'resp bytes',
-        'server CPU µs/req',
-        'other CPU med (max)',
-      ],
-      rows.map((r) => [
-        epLabel(r.endpoint),
-        label(r.target),
-        fmt(r.rpsMedian),
-        `${fmt(r.rpsMin)}–${fmt(r.rpsMax)}`,
-        fmt(r.p50Median, 1),
-        `${fmt(r.p99Median, 1)} (${fmt(r.p99Max)})`,
-        fmt(r.non2xx),
-        `${r.errors}/${r.timeouts}/${r.mismatches}`,
-        fmt(sizes[`${r.target}/${r.endpoint}`]),
-        fmt(r.cpuUsPerReqMedian),
-        `${fmt(r.otherCpusMedian, 2)} (${fmt(r.otherCpusMax, 2)})`,
-      ]),
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
-  );
-  const busiest = Math.max(...rows.map((r) => r.otherCpusMax));
-  if (busiest > 0.1) {
-    console.log(
-      `\nWARNING: other processes used up to ${fmt(busiest, 2)} CPUs during measured runs ("other CPU", ` +
-        'in CPUs of this machine): the figures are contaminated; compare only rows with low values, or rerun on a quiet machine.',
-    );
-  }
-  console.log('\n## Ours ÷ SDK Express (req/s)\n');
-  console.log(
-    table(
-      [
-        'endpoint',
-        'ours',
-        'ratio of medians',
-        'per-round ratio median (min–max)',
-        'CPU/req ratio (express ÷ ours)',
-        'goal',
-        'met?',
-      ],
-      ratios.map((r) => [
-        epLabel(r.endpoint),
-        label(r.target),
-        `${fmt(r.ofMedians, 2)}×`,
-        `${fmt(r.perRoundMedian, 2)}× (${fmt(r.perRoundMin, 2)}–${fmt(r.perRoundMax, 2)})`,
-        `${fmt(r.cpuRatioMedian, 2)}×`,
-        r.goal ? `≥ ${r.goal}×` : '—',
-        r.goal ? (r.ofMedians >= r.goal ? 'yes' : 'NO') : '',
-      ]),
-      ['l', 'l', 'r', 'r', 'r', 'r', 'l'],
-    ),
-  );
-  console.log(
-    '\n"met?" judges the ratio of req/s medians. The CPU/req ratio is the same comparison measured as server ' +
-      'CPU time per request, which other processes on the machine disturb much less.',
-  );
-  console.log('\n## Server memory after the run\n');
-  console.log(
-    table(
-      ['target', 'pid', 'RSS MiB', 'peak RSS MiB'],
-      servers.map((s) => [label(s.id), s.pid, fmt(s.mem?.rssMiB, 1), fmt(s.mem?.peakRssMiB, 1)]),
-      ['l', 'r', 'r', 'r'],
-    ),
-  );
-  const mib = (b) => fmt(b / 1048576, 1);
-  console.log(
-    `\nSQLite store of (b): ${mib(sqlite.dbBytes)} MiB file + ${mib(sqlite.walBytes)} MiB WAL at the end of the run; ` +
-      (sqlite.error
-        ? `row count failed: ${sqlite.error}`
-        : `${fmt(sqlite.rows)} task rows ${JSON.stringify(sqlite.byState)}, ` +
-          `${fmt(sqlite.counted2xx)} 2xx SendMessage responses counted by autocannon and prechecks (rows may exceed it by ≤ ${cfg.connections} per run: responses in flight at the end of a run are not counted)`),
-  );
-  for (const s of servers) {
-    const extra = s.lines.filter((l) => !/listening on http/.test(l));
-    if (extra.length)
-      console.log(
-        `\nOutput of ${label(s.id)} (${extra.length} lines, last 20):\n${extra.slice(-20).join('\n')}`,
-      );
-  }
-}
-
 async function main() {
   if (!existsSync(join(root, 'dist/main.js')))
     throw new Error('dist/main.js missing: run `npm run build` (npm run bench does)');
+  const started = Date.now();
+  const tmp = mkdtempSync(join(tmpdir(), 'superqode-bench-'));
+  onExit(() => removeDir(tmp));
+  const targets = targetsFor(tmp, await freePorts(6));
   const perCombo = cfg.warmupS + cfg.rounds * cfg.durationS;
-  const estimate = ENDPOINTS.length * 3 * perCombo + 15;
+  const estimate = ENDPOINTS.length * targets.length * perCombo + 30;
   console.log(
-    `bench: 3 targets × ${ENDPOINTS.length} endpoints × (${cfg.warmupS} s warm-up + ${cfg.rounds} rounds × ${cfg.durationS} s), ` +
+    `bench: ${targets.length} targets × ${ENDPOINTS.length} endpoints × (${cfg.warmupS} s warm-up + ${cfg.rounds} rounds × ${cfg.durationS} s), ` +
       `${cfg.connections} connections, loopback ${HOST} only. Expected total ≈ ${Math.floor(estimate / 60)} min ${estimate % 60} s.`,
   );
   if (pin) pinSelf(cfg.clientCpu);
@@ -408,42 +364,67 @@ async function main() {
       ? `Pinning: servers on CPU ${cfg.serverCpu} (taskset -c), autocannon (this process) on CPU ${cfg.clientCpu}.`
       : 'Pinning: OFF (no taskset, fewer than 2 CPUs or BENCH_PIN=0): client and servers share CPUs; figures are noisier.',
   );
-  const started = Date.now();
-  const tmp = mkdtempSync(join(tmpdir(), 'superqode-bench-'));
-  onExit(() => removeDir(tmp));
-  const targets = targetsFor(tmp, await freePorts(3));
-  const servers = targets.map((t) => ({
+  const start = (t) => ({
     id: t.id,
     ...startChild(t.id, t.cmd, t.args, {
       env: t.env,
       cwd: root,
       cpu: pin ? cfg.serverCpu : undefined,
     }),
-  }));
+  });
+  // Several servers start at once on one pinned CPU: allow a slow start on a loaded machine.
+  const ready = (s, t) => waitReady(s, `http://${HOST}:${t.port}${t.health}`, 120_000);
+  const servers = [];
+  for (const phase of [false, true]) {
+    const batch = targets.filter((t) => Boolean(t.after) === phase);
+    const started = batch.map(start);
+    servers.push(...started);
+    await Promise.all(started.map((s, i) => ready(s, batch[i])));
+  }
+  servers.sort(
+    (a, b) => targets.findIndex((t) => t.id === a.id) - targets.findIndex((t) => t.id === b.id),
+  );
   ourPids.push(...servers.map((s) => s.pid));
   servers.forEach((s, i) => {
     targets[i].pid = s.pid;
   });
-  await Promise.all(
-    servers.map((s, i) => waitReady(s, `http://${HOST}:${targets[i].port}${targets[i].health}`)),
-  );
   const sizes = await precheck(targets);
+  const writes = await writesPerSend(
+    targets,
+    ENDPOINTS.filter((e) => e.id !== 'card'),
+  );
+  const before = Object.fromEntries(
+    targets
+      .filter((t) => t.sqlitePath)
+      .map((t) => [t.id, sqliteFacts(t.sqlitePath, root).rows ?? 0]),
+  );
   const runs = await measure(targets);
   for (const s of servers) s.mem = memoryOf(s.pid);
-  const sqliteTarget = targets.find((t) => t.id === 'ours-sqlite');
-  const sqlite = {
-    dbBytes: sizeOf(sqliteTarget.sqlitePath),
-    walBytes: sizeOf(`${sqliteTarget.sqlitePath}-wal`),
-  };
+  const sqlite = {};
+  for (const t of targets.filter((x) => x.sqlitePath))
+    sqlite[t.id] = { dbBytes: sizeOf(t.sqlitePath), walBytes: sizeOf(`${t.sqlitePath}-wal`) };
   await Promise.all(servers.map((s) => stopChild(s)));
-  Object.assign(sqlite, sqliteFacts(sqliteTarget.sqlitePath, root), {
-    counted2xx:
-      runs
-        .filter((r) => r.target === 'ours-sqlite' && r.endpoint !== 'card')
-        .reduce((a, r) => a + r.ok2xx, 0) + 2,
-  });
+  for (const t of targets.filter((x) => x.sqlitePath)) {
+    const sends = runs
+      .filter((r) => r.target === t.id && r.endpoint !== 'card')
+      .reduce((a, r) => a + r.ok2xx, 0);
+    Object.assign(sqlite[t.id], sqliteFacts(t.sqlitePath, root), {
+      rowsBefore: before[t.id],
+      counted2xx: sends,
+      writesPerSend: writes[t.id],
+    });
+  }
   const summary = summarise(runs, targets);
-  report(summary, targets, servers, sizes, sqlite);
+  report(summary, {
+    cfg,
+    pin,
+    targets,
+    endpoints: ENDPOINTS,
+    goals: GOALS,
+    servers,
+    sizes,
+    sqlite,
+  });
   const elapsedS = Math.round((Date.now() - started) / 1000);
   console.log(`\nTotal ${Math.floor(elapsedS / 60)} min ${elapsedS % 60} s.`);
   const out = join(root, 'bench-results');

@@ -1,16 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { AgentCard, Role } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
   Message,
   SendMessageRequest,
   StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { DefaultRequestHandler } from '@a2a-js/sdk/server';
-import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
-import type { Task } from '@a2a-js/sdk';
+import {
+  ExtendedAgentCardNotConfiguredError,
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { AgentCardService } from '../agent-card/agent-card.service';
 import { SkillRouter } from '../skills/skill-router.service';
 import { rememberSkillAccessRefusal } from '../skills/skill-access';
@@ -18,72 +33,171 @@ import type { A2aHttpException } from '../../common/errors/http-rejections';
 import { checkContentModes } from '../skills/content-modes';
 import { STREAMING_STATE_KEY } from '../skills/skills.constants';
 import { callerTier } from '../auth/callers';
+import type { LeanExecutions } from './lean-executions';
+import { requireTaskId } from './lean-turns';
+import { withHistoryLength } from './lean-execution';
+
+/** ListTasks page size when the request names none (the SDK's `DEFAULT_PAGE_SIZE`). */
+const DEFAULT_PAGE_SIZE = 50;
+const KNOWN_STATES = new Set(
+  Object.values(TaskState).filter((v): v is TaskState => typeof v === 'number' && v >= 0),
+);
 
 /**
- * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
- * applied once for every binding (JSON-RPC 1.0, JSON-RPC 0.3 after translation, HTTP+JSON):
- * a message with an id, the user role and at least one part of a known kind; a skill id that
- * this deployment serves; a caller allowed to run the skill the request reaches (issue #12).
- * Everything else is the SDK's protocol core, unchanged.
+ * Our A2A protocol core, an SDK `A2ARequestHandler` of its own (issue #14; the SDK's transport
+ * handlers, errors and 0.3 compat layer call it as they call `DefaultRequestHandler`), with the
+ * input checks the SDK leaves to the agent applied once for every binding (JSON-RPC 1.0, JSON-RPC
+ * 0.3 after translation, HTTP+JSON): a message with an id, the user role and at least one part of
+ * a known kind; a skill id that this deployment serves; a caller allowed to run the skill the
+ * request reaches (issue #12), before any task exists. Executions run on {@link LeanExecutions}
+ * (live state in memory, one durable write per observable state); GetTask and ListTasks read the
+ * store with the SDK's validation; push notifications are not served (the card says so).
  * @throws {RequestMalformedError} (-32602 / HTTP 400) from sendMessage and, on the first
  *   `next()`, from sendMessageStream.
  * @throws {A2aHttpException} 401/403 for a caller below the skill's access tier, before any task
  *   exists (also recorded on the call context: see `skill-access.ts`).
- * @see A2A specification §3.1.1 SendMessage, §4.1.4 Message, §4.1.6 Part.
+ * @see A2A specification §3.1 (operations), §4.1.4 Message, §4.1.6 Part; SDK 1.3.0
+ *   `DefaultRequestHandler` (the behaviour kept).
  */
-export class SuperqodeRequestHandler extends DefaultRequestHandler {
+export class SuperqodeRequestHandler implements A2ARequestHandler {
   /**
-   * @param cards - The card source. The SDK keeps the card it is given and reads only its
-   *   `capabilities` directly; every other read goes through {@link getAgentCard}, which returns
-   *   the full card, built once every skill module exists (see `SkillRegistry`).
+   * @param cards - The card (built once every skill module exists: see `SkillRegistry`).
+   * @param tasks - The store every read goes through (group-committing on our store).
    */
   constructor(
     private readonly cards: AgentCardService,
     private readonly tasks: TaskStore,
-    executor: AgentExecutor,
+    private readonly executions: LeanExecutions,
     private readonly router: SkillRouter,
-  ) {
-    super({ ...AgentCard.fromJSON({}), capabilities: cards.capabilities }, tasks, executor);
-  }
+  ) {}
 
-  override getAgentCard(): Promise<AgentCard> {
+  getAgentCard(): Promise<AgentCard> {
     return Promise.resolve(this.cards.card());
   }
 
-  override async sendMessage(
+  /**
+   * @throws {UnsupportedOperationError} The card does not advertise an extended card.
+   * @throws {ExtendedAgentCardNotConfiguredError} It does, but none is configured.
+   */
+  getAuthenticatedExtendedAgentCard(
+    _params: GetExtendedAgentCardRequest,
+    _context: ServerCallContext,
+  ): Promise<AgentCard> {
+    if (!this.cards.capabilities?.extendedAgentCard) {
+      const text = 'Agent does not support authenticated extended card.';
+      return Promise.reject(new UnsupportedOperationError(text));
+    }
+    return Promise.reject(new ExtendedAgentCardNotConfiguredError());
+  }
+
+  async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
     await this.check(params, context);
-    return super.sendMessage(params, context);
+    return this.executions.sendMessage(params, context);
   }
 
-  override async *sendMessageStream(
+  async *sendMessageStream(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     await this.check(params, context);
     context.state.set(STREAMING_STATE_KEY, true);
-    yield* super.sendMessageStream(params, context);
+    yield* this.executions.sendMessageStream(params, context);
+  }
+
+  /**
+   * GetTask with `historyLength` (absent: all; ≤ 0: none; N: the last N).
+   * @throws {TaskNotFoundError} No such task for the caller.
+   */
+  async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    requireTaskId(params.id);
+    const task = await this.tasks.load(params.id, context);
+    if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    return withHistoryLength(task, params.historyLength);
+  }
+
+  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.executions.cancelTask(params, context);
+  }
+
+  resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.executions.resubscribe(params, context);
   }
 
   /**
    * ListTasks; an anonymous caller gets only the tasks of the `contextId` it names, and none
    * without one (anonymous tasks share one owner, so an unfiltered list would show everyone's).
-   * Without a contextId the request is still validated by the SDK and the store (bad pageSize,
-   * status, pageToken → 400), against a fresh contextId no task has.
+   * Without a contextId the request is still validated (bad pageSize, status, pageToken → 400),
+   * against a fresh contextId no task has.
    * @throws {RequestMalformedError} Invalid list parameters.
    * @see issue #11.7; A2A specification §3.1.4 ListTasks.
    */
-  override async listTasks(
+  async listTasks(
     params: ListTasksRequest,
     context: ServerCallContext,
   ): Promise<ListTasksResponse> {
     if (!params.contextId && callerTier(context) === 'anonymous') {
-      const none = await super.listTasks({ ...params, contextId: `none:${randomUUID()}` }, context);
+      const none = await this.list({ ...params, contextId: `none:${randomUUID()}` }, context);
       return { ...none, tasks: [], nextPageToken: '', totalSize: 0 };
     }
-    return super.listTasks(params, context);
+    return this.list(params, context);
+  }
+
+  /** @throws {PushNotificationNotSupportedError} Always: the card says `pushNotifications: false`. */
+  createTaskPushNotificationConfig(
+    _params: TaskPushNotificationConfig,
+    _context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return Promise.reject(new PushNotificationNotSupportedError());
+  }
+
+  /** @throws {PushNotificationNotSupportedError} Always. */
+  getTaskPushNotificationConfig(
+    _params: GetTaskPushNotificationConfigRequest,
+    _context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return Promise.reject(new PushNotificationNotSupportedError());
+  }
+
+  /** @throws {PushNotificationNotSupportedError} Always. */
+  listTaskPushNotificationConfigs(
+    _params: ListTaskPushNotificationConfigsRequest,
+    _context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return Promise.reject(new PushNotificationNotSupportedError());
+  }
+
+  /** @throws {PushNotificationNotSupportedError} Always. */
+  deleteTaskPushNotificationConfig(
+    _params: DeleteTaskPushNotificationConfigRequest,
+    _context: ServerCallContext,
+  ): Promise<void> {
+    return Promise.reject(new PushNotificationNotSupportedError());
+  }
+
+  /** The SDK's ListTasks validation, then the store, then `historyLength` per task. */
+  private async list(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
+    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+      throw new RequestMalformedError('pageSize must be between 1 and 100');
+    }
+    if (params.status !== undefined && !KNOWN_STATES.has(params.status)) {
+      throw new RequestMalformedError(`Invalid status filter: ${String(params.status)}`);
+    }
+    if (params.statusTimestampAfter && isNaN(Date.parse(params.statusTimestampAfter))) {
+      throw new RequestMalformedError('statusTimestampAfter must be a valid ISO 8601 date string');
+    }
+    const response = await this.tasks.list({ ...params, pageSize }, context);
+    const tasks = response.tasks.map((t) => withHistoryLength(t, params.historyLength));
+    return { ...response, tasks };
   }
 
   private async check(params: SendMessageRequest, context: ServerCallContext): Promise<void> {

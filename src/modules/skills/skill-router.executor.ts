@@ -125,10 +125,28 @@ function publishWatch(bus: ExecutionEventBus): {
   published: () => boolean;
 } {
   let published = false;
-  const watched = Object.create(bus) as ExecutionEventBus;
-  watched.publish = (event) => {
-    published = true;
-    bus.publish(event);
+  // A plain delegate, not Object.create(bus): making the bus a prototype turns its hidden class
+  // into a prototype map, which costs on every later call on the bus (issue #14 profile).
+  type Listen = (name: string, listener: unknown) => unknown;
+  const loose = bus as unknown as Record<'on' | 'off' | 'once', Listen>;
+  const delegate = (m: 'on' | 'off' | 'once') =>
+    ((name: string, listener: unknown) => {
+      loose[m].call(bus, name, listener);
+      return watched;
+    }) as ExecutionEventBus['on'];
+  const watched: ExecutionEventBus = {
+    publish: (event) => {
+      published = true;
+      bus.publish(event);
+    },
+    finished: () => bus.finished(),
+    on: delegate('on'),
+    off: delegate('off'),
+    once: delegate('once'),
+    removeAllListeners: (name) => {
+      bus.removeAllListeners(name);
+      return watched;
+    },
   };
   return { bus: watched, published: () => published };
 }

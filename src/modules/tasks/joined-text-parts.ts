@@ -1,31 +1,38 @@
-import type { ListTasksRequest, ListTasksResponse, Part, Task } from '@a2a-js/sdk';
-import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { Part, Task } from '@a2a-js/sdk';
 
 /**
  * Joins each artifact's consecutive plain text parts (same media type, no filename, no metadata)
- * into one, in place. A streamed answer arrives as one `append` artifact chunk per model delta and
- * the SDK's ResultManager appends each chunk's parts, so without this a 2,000-token answer is
- * stored (and listed by every client) as 2,000 parts. Streaming clients still get every chunk.
+ * into one, in place. A streamed answer arrives as one `append` artifact chunk per model delta, so
+ * without this a 2,000-token answer is stored (and listed by every client) as 2,000 parts;
+ * `LiveTask` joins each appended chunk with {@link joinedParts}. Streaming clients still get
+ * every chunk.
  * @returns The same task.
  * @see A2A specification §4.1.7 Artifact, §4.2.2 TaskArtifactUpdateEvent (`append`).
  */
 export function joinTextParts(task: Task): Task {
   for (const artifact of task.artifacts ?? []) {
-    if (!artifact.parts || artifact.parts.length < 2) continue;
-    const joined: Part[] = [];
-    for (const part of artifact.parts) {
-      const last = joined[joined.length - 1];
-      if (last && joinable(last, part) && joinable(part, last)) {
-        const text =
-          (last.content as { value: string }).value + (part.content as { value: string }).value;
-        joined[joined.length - 1] = { ...last, content: { $case: 'text', value: text } };
-      } else {
-        joined.push(part);
-      }
-    }
-    artifact.parts = joined;
+    if (artifact.parts && artifact.parts.length > 1) artifact.parts = joinedParts(artifact.parts);
   }
   return task;
+}
+
+/**
+ * Consecutive plain text parts (same media type, no filename, no metadata) joined into one, as a
+ * new array; the given parts are not changed.
+ */
+export function joinedParts(parts: Part[]): Part[] {
+  const joined: Part[] = [];
+  for (const part of parts) {
+    const last = joined[joined.length - 1];
+    if (last && joinable(last, part) && joinable(part, last)) {
+      const text =
+        (last.content as { value: string }).value + (part.content as { value: string }).value;
+      joined[joined.length - 1] = { ...last, content: { $case: 'text', value: text } };
+    } else {
+      joined.push(part);
+    }
+  }
+  return joined;
 }
 
 function joinable(part: Part, other: Part): boolean {
@@ -33,25 +40,4 @@ function joinable(part: Part, other: Part): boolean {
   return (
     part.content?.$case === 'text' && plain && (part.mediaType || '') === (other.mediaType || '')
   );
-}
-
-/**
- * A {@link TaskStore} that stores tasks with {@link joinTextParts} applied; everything else is the
- * wrapped store's. Given to the SDK request handler, whose ResultManager reloads the task on each
- * event, so the stored task and the final SendMessage result hold the answer as one part.
- */
-export class JoinedTextPartsStore implements TaskStore {
-  constructor(private readonly store: TaskStore) {}
-
-  save(task: Task, context: ServerCallContext): Promise<void> {
-    return this.store.save(joinTextParts(task), context);
-  }
-
-  load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    return this.store.load(taskId, context);
-  }
-
-  list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    return this.store.list(params, context);
-  }
 }

@@ -8,6 +8,7 @@ import { TaskReconciler } from './task-reconciler.service';
 import type { TaskReconcilerOptions } from './task-reconciler.service';
 import { TaskWriteFailures } from './task-write-failures';
 import { StoreProbe } from './store-probe.service';
+import { PendingTaskWrites } from './pending-task-writes';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
 import { withStoreDataSource } from '../../common/database/store-data-source';
@@ -78,8 +79,9 @@ const STORE: NamedStore = {
     TaskReconciler,
     TaskWriteFailures,
     StoreProbe,
+    PendingTaskWrites,
   ],
-  exports: [TASK_STORE, TaskReconciler, TaskWriteFailures, StoreProbe],
+  exports: [TASK_STORE, TaskReconciler, TaskWriteFailures, StoreProbe, PendingTaskWrites],
 })
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */

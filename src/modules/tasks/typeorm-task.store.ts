@@ -36,6 +36,13 @@ const PRUNE_SQL =
   `'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED') THEN 0 ELSE 1 END, ` +
   '"status_timestamp_ms", "id" LIMIT ?)';
 
+/** One save's upsert, computed at the save (see {@link TypeOrmTaskStore.rowOf}). */
+export interface PreparedTaskRow {
+  scope: TaskScope;
+  task: Task;
+  values: unknown[];
+}
+
 /** Construction options of {@link TypeOrmTaskStore}. */
 export interface TypeOrmTaskStoreOptions {
   /**
@@ -139,6 +146,47 @@ export class TypeOrmTaskStore implements TaskStore {
   }
 
   /**
+   * The upsert of one save, computed now (the task may change afterwards): the first half of a
+   * group commit ({@link commitRows}); lease columns as {@link save} writes them.
+   * @throws {Error} The task has no id; a key holds U+0000 on PostgreSQL.
+   */
+  rowOf(task: Task, context: ServerCallContext): PreparedTaskRow {
+    const scope = this.scopeOf(context);
+    const row = toTaskEntity(scope, task, this.nowMs(), this.instance.id);
+    if (this.postgres) assertNoNul({ ...scope, taskId: row.id, contextId: row.contextId });
+    return { scope, task, values: taskRowValues(row) };
+  }
+
+  /**
+   * Upserts rows made by {@link rowOf} in one transaction (group commit: one commit for the saves
+   * of concurrent requests; on PostgreSQL one transaction per batch), then applies retention.
+   * A failure is recorded for every row, as {@link save} records one.
+   * @throws {Error} The store failed; the transaction is rolled back and no row is written.
+   */
+  async commitRows(rows: PreparedTaskRow[]): Promise<void> {
+    let rowids: unknown[] = [];
+    try {
+      if (this.postgres) {
+        await this.dataSource.transaction(async (m) => {
+          for (const r of rows) await querySql(m, UPSERT_TASK_SQL, r.values);
+        });
+      } else {
+        const { upsert } = this.prepared();
+        rowids = this.sqlite().transaction(() =>
+          rows.map((r) => upsert.run(r.values).lastInsertRowid),
+        )();
+      }
+    } catch (error) {
+      for (const r of rows) this.failures.record(r.scope, r.task, error as Error);
+      this.logger.error(`${rows.length} task saves not committed: ${(error as Error).message}`);
+      throw error;
+    }
+    for (const r of rows) this.failures.clear(r.scope, r.task.id);
+    if (this.maxTasks === null) return;
+    for (const rowid of rowids) await this.enforceRetention(rowid, this.maxTasks);
+  }
+
+  /**
    * The caller's task, as a fresh object; undefined when absent or owned by another scope.
    * @throws {Error} `task "<id>" is not readable` when its stored JSON is corrupt.
    */
@@ -199,12 +247,16 @@ export class TypeOrmTaskStore implements TaskStore {
   /** Statements of the hot path, prepared on first use (after the data source's migrations). */
   private prepared(): { upsert: Statement; load: Statement } {
     if (!this.statements) {
-      // better-sqlite3 handle of the TypeORM driver (`AbstractSqliteDriver.databaseConnection`).
-      const db = (this.dataSource.driver as unknown as { databaseConnection: Database })
-        .databaseConnection;
+      const db = this.sqlite();
       this.statements = { upsert: db.prepare(UPSERT_TASK_SQL), load: db.prepare(LOAD_TASK_SQL) };
     }
     return this.statements;
+  }
+
+  /** better-sqlite3 handle of the TypeORM driver (`AbstractSqliteDriver.databaseConnection`). */
+  private sqlite(): Database {
+    return (this.dataSource.driver as unknown as { databaseConnection: Database })
+      .databaseConnection;
   }
 
   /**

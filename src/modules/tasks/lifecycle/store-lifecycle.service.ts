@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { A2aConfig } from '../../../config/a2a.config';
 import { describeStore } from '../../../common/database/database-url';
 import { StoreProbe } from '../store-probe.service';
+import { PendingTaskWrites } from '../pending-task-writes';
 import { TaskReconciler } from '../task-reconciler.service';
 import { HarnessRunReconciler } from './harness-run-reconciler.service';
 import { StoreHeartbeat } from './store-heartbeat.service';
@@ -27,6 +28,9 @@ export interface StoreJobs {
   runs: HarnessRunReconciler;
   retention: TaskRetention;
 }
+
+/** Longest a graceful stop waits for the protocol core's pending task writes, ms. */
+const SHUTDOWN_WRITES_GRACE_MS = 5_000;
 
 /** Period of background pruning, ms. */
 export const PRUNE_INTERVAL_MS = 60_000;
@@ -86,6 +90,7 @@ export class StoreLifecycle
     private readonly probe: StoreProbe,
     heartbeat: StoreHeartbeat,
     @Inject(STORE_JOBS) private readonly reconcilers: StoreJobs,
+    private readonly pending: PendingTaskWrites,
   ) {
     const { heartbeatMs, leaseMs } = config.store;
     const reconcile = async () => {
@@ -129,6 +134,8 @@ export class StoreLifecycle
    */
   async onApplicationShutdown(): Promise<void> {
     if (!this.started) return;
+    // The protocol core writes those CANCELED states from the event (issue #14): let them land.
+    await this.pending.settle(SHUTDOWN_WRITES_GRACE_MS);
     const { ownerId, tasks } = this.reconcilers;
     await tasks
       .release(ownerId)

@@ -10,6 +10,9 @@ import { ConfiguredTasksModule } from '../tasks/configured-tasks.module';
 import { SuperqodeRequestHandler } from './a2a-request-handler';
 import { A2A_REQUEST_HANDLER } from './a2a-core.constants';
 import { JoinedTextPartsStore } from '../tasks/joined-text-parts';
+import { ClusterModule } from '../tasks/cluster/cluster.module';
+import { ClusterTasks } from '../tasks/cluster/cluster-tasks.service';
+import { PublishingTaskStore } from '../tasks/cluster/publishing-task.store';
 
 /**
  * The A2A protocol core, independent of any binding: the SDK's `DefaultRequestHandler` (as
@@ -19,17 +22,25 @@ import { JoinedTextPartsStore } from '../tasks/joined-text-parts';
  * controllers and the SDK transport handlers call it.
  */
 @Module({
-  imports: [AgentCardModule, SkillsModule, ConfiguredTasksModule],
+  imports: [AgentCardModule, SkillsModule, ConfiguredTasksModule, ClusterModule],
   providers: [
     {
       provide: A2A_REQUEST_HANDLER,
-      inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter],
+      inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter, ClusterTasks],
       useFactory: (
         cards: AgentCardService,
         store: TaskStore,
         executor: AgentExecutor,
         router: SkillRouter,
-      ) => new SuperqodeRequestHandler(cards, new JoinedTextPartsStore(store), executor, router),
+        cluster: ClusterTasks,
+      ) =>
+        new SuperqodeRequestHandler(
+          cards,
+          new JoinedTextPartsStore(new PublishingTaskStore(store, cluster)),
+          cluster.track(executor),
+          router,
+          cluster,
+        ),
     },
   ],
   exports: [A2A_REQUEST_HANDLER],

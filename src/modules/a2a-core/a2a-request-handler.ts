@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { AgentCard, Role } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import type {
+  CancelTaskRequest,
   ListTasksRequest,
   ListTasksResponse,
   Message,
   SendMessageRequest,
   StreamResponse,
+  SubscribeToTaskRequest,
 } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Task } from '@a2a-js/sdk';
@@ -18,6 +21,7 @@ import type { A2aHttpException } from '../../common/errors/http-rejections';
 import { checkContentModes } from '../skills/content-modes';
 import { STREAMING_STATE_KEY } from '../skills/skills.constants';
 import { callerTier } from '../auth/callers';
+import type { ClusterTasks } from '../tasks/cluster/cluster-tasks.service';
 
 /**
  * The SDK's `DefaultRequestHandler` with the input checks the SDK leaves to the agent,
@@ -42,8 +46,40 @@ export class SuperqodeRequestHandler extends DefaultRequestHandler {
     private readonly tasks: TaskStore,
     executor: AgentExecutor,
     private readonly router: SkillRouter,
+    private readonly cluster: ClusterTasks,
   ) {
     super({ ...AgentCard.fromJSON({}), capabilities: cards.capabilities }, tasks, executor);
+    cluster.serve((id, context) =>
+      this.cancelTask({ tenant: context.tenant ?? '', id, metadata: {} }, context),
+    );
+  }
+
+  /**
+   * CancelTask; a task running on another instance (issue #15) is cancelled there (a `cancel`
+   * signal its runner serves as a local cancel), and its stored CANCELED state is returned.
+   * @throws {TaskNotCancelableError} It reached another final state first.
+   */
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    if (this.cluster.isLive(params.id, context)) return super.cancelTask(params, context);
+    const load = () => this.tasks.load(params.id, context);
+    const remote = await this.cluster.cancelElsewhere(params.id, context, load);
+    if (!remote) return super.cancelTask(params, context);
+    if (remote.status?.state === TaskState.TASK_STATE_CANCELED) return remote;
+    throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
+  }
+
+  /**
+   * SubscribeToTask; a task with no execution on this instance (issue #15) is followed through
+   * the shared store: the stored task, then an event for each later stored change, until final.
+   */
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    if (!this.cards.capabilities?.streaming || this.cluster.isLive(params.id, context)) {
+      return yield* super.resubscribe(params, context);
+    }
+    yield* this.cluster.follow(params.id, context, () => this.tasks.load(params.id, context));
   }
 
   override getAgentCard(): Promise<AgentCard> {

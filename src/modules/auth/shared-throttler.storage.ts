@@ -7,6 +7,9 @@ import type { BoundedThrottlerStorage } from './bounded-throttler.storage';
 /** Injection token of the counter store the throttler guard uses (Redis or this instance's). */
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 
+/** How long a connection attempt (and the first hits, waiting for it) may take, ms. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
 type Hit = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /** `redis://user@host:port/db` without the password, for logs (never echoes an unparsable URL). */
@@ -31,6 +34,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
   private readonly redis: Redis;
   private readonly shared: ThrottlerStorageRedisService;
   private degraded = false;
+  /** Resolves once the first connection is ready, or after the connect timeout. */
+  private readonly firstConnection: Promise<void>;
 
   /** @param url - `redis://` or `rediss://` URL (may carry a password: never logged). */
   constructor(
@@ -40,11 +45,22 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     this.redis = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      connectTimeout: 2_000,
+      connectTimeout: CONNECT_TIMEOUT_MS,
       lazyConnect: false,
     });
     // ioredis emits 'error' on every failed reconnect; the first failed hit logs the outage.
     this.redis.on('error', () => undefined);
+    // Without an offline queue, commands sent before the first connection fail at once: the first
+    // hits wait for it (until it is ready or fails, at most the connect timeout) so a starting instance does not count alone.
+    this.firstConnection = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
+      const settle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.redis.once('ready', settle);
+      this.redis.once('error', settle);
+    });
     this.shared = new ThrottlerStorageRedisService(this.redis);
     this.logger.log(`Rate limits shared by all instances in Redis ${redactRedisUrl(url)}`);
   }
@@ -57,6 +73,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     blockDurationMs: number,
     throttlerName: string,
   ): Promise<Hit> {
+    await this.firstConnection;
     try {
       const hit = await this.shared.increment(key, ttlMs, limit, blockDurationMs, throttlerName);
       if (this.degraded) this.logger.log('Redis answers again: rate limits are shared again');

@@ -51,7 +51,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     // ioredis emits 'error' on every failed reconnect; the first failed hit logs the outage.
     this.redis.on('error', () => undefined);
     // Without an offline queue, commands sent before the first connection fail at once: the first
-    // hits wait for it (until it is ready or fails, at most the connect timeout) so a starting instance does not count alone.
+    // hits wait for it (ready or failed, at most the connect timeout), so a starting instance
+    // does not count alone.
     this.firstConnection = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
       const settle = () => {

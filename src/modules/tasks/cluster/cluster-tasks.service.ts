@@ -126,9 +126,9 @@ export class ClusterTasks implements OnModuleInit {
   }
 
   /**
-   * CancelTask for a task some other instance runs: sends `cancel`, then waits (at most two
-   * leases for the acknowledgement, four in all) until the stored task is final; a dead runner's
-   * task is ended FAILED by the reconciler within that time.
+   * CancelTask for a task some other instance runs: sends `cancel` (again each lease until the
+   * runner acknowledges it), then waits, four leases at most, until the stored task is final; a
+   * dead runner's task is ended FAILED by the reconciler within that time.
    * @returns The latest stored task, or undefined when no instance runs it (not SUBMITTED or
    *   WORKING): the caller then cancels it in the store as the SDK does.
    */
@@ -144,13 +144,27 @@ export class ClusterTasks implements OnModuleInit {
       let task = await load();
       if (!task?.status || !RUNNING.includes(task.status.state)) return undefined;
       const request = randomUUID();
-      await this.channel.publish({ kind: 'cancel', key, request });
-      const until = Date.now() + 4 * this.config.store.leaseMs;
-      while (task && !isFinal(task) && Date.now() < until) {
-        await watch.next(Math.max(1, until - Date.now()));
-        task = await load();
+      const leaseMs = this.config.store.leaseMs;
+      const until = Date.now() + 4 * leaseMs;
+      let acked = false;
+      const stopAck = this.channel.listen((s) => {
+        if (s.kind === 'ack' && s.request === request) acked = true;
+      });
+      try {
+        // Unacknowledged (the run had not started, or a signal was lost): asked again each lease.
+        let askAt = 0;
+        while (task && !isFinal(task) && Date.now() < until) {
+          if (!acked && Date.now() >= askAt) {
+            await this.channel.publish({ kind: 'cancel', key, request });
+            askAt = Date.now() + leaseMs;
+          }
+          await watch.next(Math.max(1, Math.min(until, acked ? until : askAt) - Date.now()));
+          task = await load();
+        }
+        return task;
+      } finally {
+        stopAck();
       }
-      return task;
     } finally {
       watch.stop();
     }

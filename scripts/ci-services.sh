@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Test services on loopback for `.ci/run` (issue #15): a throwaway PostgreSQL cluster.
-#   scripts/ci-services.sh start   installs postgresql (Debian) if missing, starts a cluster in
-#                                  $SQ_SERVICES_DIR on 127.0.0.1:<free port>, writes
-#                                  $SQ_SERVICES_DIR/env (export SUPERQODE_TEST_DATABASE_URL=…)
-#   scripts/ci-services.sh stop    stops the cluster and removes $SQ_SERVICES_DIR
+# Test services on loopback for `.ci/run` (issue #15): a throwaway PostgreSQL cluster and Redis.
+#   scripts/ci-services.sh start   installs postgresql and redis-server (Debian) if missing, starts
+#                                  a cluster and a Redis in $SQ_SERVICES_DIR on 127.0.0.1:<free
+#                                  ports>, writes $SQ_SERVICES_DIR/env (export
+#                                  SUPERQODE_TEST_DATABASE_URL=… SUPERQODE_TEST_REDIS_URL=…)
+#   scripts/ci-services.sh stop    stops both and removes $SQ_SERVICES_DIR
 # The role may create databases: each PostgreSQL test creates (and drops) its own database.
 set -euo pipefail
 DIR="${SQ_SERVICES_DIR:-/tmp/superqode-ci-services}"
 PGDATA="$DIR/pg"
+REDIS_DIR="$DIR/redis"
+
+free_port() {
+  node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"
+}
 
 pg_bin() {
   local bin
@@ -26,8 +32,9 @@ start() {
   local bin port password
   bin="$(pg_bin)"
   stop_cluster
+  stop_redis
   mkdir -p "$DIR" && rm -rf "$PGDATA"
-  port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})")"
+  port="$(free_port)"
   password="$(node -e "process.stdout.write(require('crypto').randomBytes(18).toString('hex'))")"
   [ "$(id -u)" = 0 ] && chown postgres "$DIR"
   printf '%s\n' "$password" >"$DIR/pwfile"
@@ -42,6 +49,35 @@ start() {
   printf 'export SUPERQODE_TEST_DATABASE_URL=%q\n' "$url" >"$DIR/env"
   chmod 600 "$DIR/env"
   echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (env: $DIR/env)" >&2
+  start_redis
+}
+
+# Redis on loopback with a random password, no persistence; shared rate limits (--redis-url).
+start_redis() {
+  if ! command -v redis-server >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  fi
+  local port password
+  port="$(free_port)"
+  password="$(node -e "process.stdout.write(require('crypto').randomBytes(18).toString('hex'))")"
+  mkdir -p "$REDIS_DIR" && chmod 700 "$REDIS_DIR"
+  printf 'bind 127.0.0.1\nport %s\nrequirepass %s\nsave ""\nappendonly no\ndaemonize yes\ndir %s\npidfile %s/redis.pid\nlogfile %s/redis.log\n' \
+    "$port" "$password" "$REDIS_DIR" "$REDIS_DIR" "$REDIS_DIR" >"$REDIS_DIR/redis.conf"
+  chmod 600 "$REDIS_DIR/redis.conf"
+  redis-server "$REDIS_DIR/redis.conf"
+  for _ in $(seq 1 50); do
+    REDISCLI_AUTH="$password" redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break
+    sleep 0.1
+  done
+  printf 'export SUPERQODE_TEST_REDIS_URL=%q\n' "redis://:${password}@127.0.0.1:${port}/0" >>"$DIR/env"
+  echo "Redis $(redis-server --version | awk '{print $3}' | cut -d= -f2) on 127.0.0.1:$port" >&2
+}
+
+stop_redis() {
+  if [ -f "$REDIS_DIR/redis.pid" ]; then
+    kill "$(cat "$REDIS_DIR/redis.pid")" 2>/dev/null || true
+    for _ in $(seq 1 50); do [ -f "$REDIS_DIR/redis.pid" ] || break; sleep 0.1; done
+  fi
 }
 
 stop_cluster() {
@@ -54,6 +90,7 @@ stop_cluster() {
 
 stop() {
   stop_cluster
+  stop_redis
   rm -rf "$DIR"
 }
 

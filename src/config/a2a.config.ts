@@ -39,6 +39,8 @@ export class A2aConfig {
   readonly #databaseUrl: string | null;
   /** Pending PostgreSQL migrations run at start (`--migrate`). */
   readonly migrate: boolean;
+  /** Redis URL of the shared rate limits (issue #15), private: it may carry a password. */
+  readonly #redisUrl: string | null;
   readonly legacyV03: boolean;
   readonly cardCacheMaxAgeS: number;
   readonly maxBodyBytes: number;
@@ -88,6 +90,7 @@ export class A2aConfig {
       : null;
     this.#databaseUrl = env('SUPERQODE_A2A_DATABASE_URL') ?? null;
     this.migrate = env('SUPERQODE_A2A_MIGRATE');
+    this.#redisUrl = env('SUPERQODE_A2A_REDIS_URL') ?? null;
     this.legacyV03 = env('SUPERQODE_A2A_LEGACY_V03');
     this.cardCacheMaxAgeS = env('SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S');
     this.maxBodyBytes = env('SUPERQODE_A2A_MAX_BODY_BYTES');
@@ -138,6 +141,11 @@ export class A2aConfig {
    */
   get taskDatabaseUrl(): string | null {
     return this.taskStorePath === null ? null : this.#databaseUrl;
+  }
+
+  /** Redis URL of the rate-limit windows shared by all instances, or null (counted per instance). */
+  get redisUrl(): string | null {
+    return this.#redisUrl;
   }
 
   /** PostgreSQL URL of the harness ledger, or null (SQLite, or memory when not served). */

@@ -32,6 +32,16 @@ export const envSchema = z.object({
       'must be a postgres:// or postgresql:// URL',
     )
     .optional(),
+  /**
+   * Redis URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) holding the rate-limit
+   * windows and the daily ceiling shared by every instance (`--redis-url`, issue #15); its password
+   * is never logged. Unset: each instance counts alone.
+   */
+  SUPERQODE_A2A_REDIS_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'must be a redis:// or rediss:// URL')
+    .optional(),
   /** Run pending PostgreSQL migrations at start (`serve --migrate`); else `superqode db migrate` does. */
   SUPERQODE_A2A_MIGRATE: bool.default(false),
   /** false keeps tasks in memory only (`--no-task-store`). */

@@ -15,6 +15,9 @@ import { TypeOrmTaskStore } from '../tasks/typeorm-task.store';
 import { SuperqodeRequestHandler } from './a2a-request-handler';
 import { A2A_REQUEST_HANDLER } from './a2a-core.constants';
 import { LeanExecutions } from './lean-executions';
+import { ClusterModule } from '../tasks/cluster/cluster.module';
+import { ClusterTasks } from '../tasks/cluster/cluster-tasks.service';
+import { PublishingTaskStore } from '../tasks/cluster/publishing-task.store';
 
 /** Longest a graceful stop waits for the core's pending task writes, ms. */
 export const CORE_SHUTDOWN_GRACE_MS = 5_000;
@@ -27,23 +30,39 @@ export const CORE_SHUTDOWN_GRACE_MS = 5_000;
  * transport controllers and the SDK transport handlers call it.
  */
 @Module({
-  imports: [AgentCardModule, SkillsModule, ConfiguredTasksModule],
+  imports: [AgentCardModule, SkillsModule, ConfiguredTasksModule, ClusterModule],
   providers: [
     {
       provide: A2A_REQUEST_HANDLER,
-      inject: [AgentCardService, TASK_STORE, AGENT_EXECUTOR, SkillRouter, PendingTaskWrites],
+      inject: [
+        AgentCardService,
+        TASK_STORE,
+        AGENT_EXECUTOR,
+        SkillRouter,
+        PendingTaskWrites,
+        ClusterTasks,
+      ],
       useFactory: (
         cards: AgentCardService,
         store: TaskStore,
         executor: AgentExecutor,
         router: SkillRouter,
         pending: PendingTaskWrites,
+        cluster: ClusterTasks,
       ) => {
         const grouped = store instanceof TypeOrmTaskStore ? new GroupCommitTaskStore(store) : store;
+        // Every committed save is announced to the other instances (issue #15).
+        const shared = new PublishingTaskStore(grouped, cluster);
         const buses = new DefaultExecutionEventBusManager();
         const card = { capabilities: cards.capabilities };
-        const executions = new LeanExecutions(card, grouped, executor, buses, pending);
-        return new SuperqodeRequestHandler(cards, grouped, executions, router);
+        const executions = new LeanExecutions(
+          card,
+          shared,
+          cluster.track(executor),
+          buses,
+          pending,
+        );
+        return new SuperqodeRequestHandler(cards, shared, executions, router, cluster);
       },
     },
   ],

@@ -22,6 +22,7 @@ import {
   ExtendedAgentCardNotConfiguredError,
   PushNotificationNotSupportedError,
   RequestMalformedError,
+  TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
@@ -34,6 +35,7 @@ import { checkContentModes } from '../skills/content-modes';
 import { STREAMING_STATE_KEY } from '../skills/skills.constants';
 import { callerTier } from '../auth/callers';
 import type { LeanExecutions } from './lean-executions';
+import type { ClusterTasks } from '../tasks/cluster/cluster-tasks.service';
 import { requireTaskId } from './lean-turns';
 import { withHistoryLength } from './lean-execution';
 
@@ -63,13 +65,20 @@ export class SuperqodeRequestHandler implements A2ARequestHandler {
   /**
    * @param cards - The card (built once every skill module exists: see `SkillRegistry`).
    * @param tasks - The store every read goes through (group-committing on our store).
+   * @param cluster - Executions on other instances sharing the store (issue #15): a `cancel`
+   *   signal from another instance is served here as a local CancelTask.
    */
   constructor(
     private readonly cards: AgentCardService,
     private readonly tasks: TaskStore,
     private readonly executions: LeanExecutions,
     private readonly router: SkillRouter,
-  ) {}
+    private readonly cluster: ClusterTasks,
+  ) {
+    cluster.serve((id, context) =>
+      this.executions.cancelTask({ tenant: context.tenant ?? '', id, metadata: {} }, context),
+    );
+  }
 
   getAgentCard(): Promise<AgentCard> {
     return Promise.resolve(this.cards.card());
@@ -118,15 +127,32 @@ export class SuperqodeRequestHandler implements A2ARequestHandler {
     return withHistoryLength(task, params.historyLength);
   }
 
-  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.executions.cancelTask(params, context);
+  /**
+   * CancelTask; a task running on another instance (issue #15) is cancelled there (a `cancel`
+   * signal its runner serves as a local cancel), and its stored CANCELED state is returned.
+   * @throws {TaskNotCancelableError} It reached another final state first.
+   */
+  async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    if (this.cluster.isLive(params.id, context)) return this.executions.cancelTask(params, context);
+    const load = () => this.tasks.load(params.id, context);
+    const remote = await this.cluster.cancelElsewhere(params.id, context, load);
+    if (!remote) return this.executions.cancelTask(params, context);
+    if (remote.status?.state === TaskState.TASK_STATE_CANCELED) return remote;
+    throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
   }
 
-  resubscribe(
+  /**
+   * SubscribeToTask; a task with no execution on this instance (issue #15) is followed through
+   * the shared store: the stored task, then an event for each later stored change, until final.
+   */
+  async *resubscribe(
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.executions.resubscribe(params, context);
+    if (!this.cards.capabilities?.streaming || this.cluster.isLive(params.id, context)) {
+      return yield* this.executions.resubscribe(params, context);
+    }
+    yield* this.cluster.follow(params.id, context, () => this.tasks.load(params.id, context));
   }
 
   /**

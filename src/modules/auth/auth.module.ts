@@ -8,8 +8,8 @@ import { ApiKeysModule } from './api-keys.module';
 import { AuthFailureLimiter } from './auth-failures';
 import { A2aAuthGuard } from './auth.guard';
 import { BearerStrategy } from './bearer.strategy';
-import { BoundedThrottlerStorage } from './bounded-throttler.storage';
 import { RateLimitStorageModule } from './rate-limit-storage.module';
+import { RATE_LIMIT_STORAGE } from './shared-throttler.storage';
 import { TrustedProxyNotice } from './trusted-proxy.notice';
 
 /**
@@ -23,7 +23,7 @@ import { TrustedProxyNotice } from './trusted-proxy.notice';
     RateLimitStorageModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitStorageModule],
-      inject: [A2aConfig, BoundedThrottlerStorage],
+      inject: [A2aConfig, RATE_LIMIT_STORAGE],
       useFactory: throttlerOptions,
     }),
   ],

@@ -1,11 +1,24 @@
 import { Module } from '@nestjs/common';
+import { A2aConfig } from '../../config/a2a.config';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import { BoundedThrottlerStorage } from './bounded-throttler.storage';
+import { RATE_LIMIT_STORAGE, rateLimitStorage } from './shared-throttler.storage';
 
-/** The one rate-limit counter store (shared by the throttler guard and `/health`). */
+/**
+ * The rate-limit counter stores: this instance's bounded memory (failed-authentication windows,
+ * `/health` counters) and {@link RATE_LIMIT_STORAGE}, the throttler's (Redis with `--redis-url`).
+ */
 @Module({
   imports: [RuntimeModule],
-  providers: [BoundedThrottlerStorage],
-  exports: [BoundedThrottlerStorage],
+  providers: [
+    BoundedThrottlerStorage,
+    {
+      provide: RATE_LIMIT_STORAGE,
+      inject: [A2aConfig, BoundedThrottlerStorage],
+      useFactory: (config: A2aConfig, local: BoundedThrottlerStorage) =>
+        rateLimitStorage(config.redisUrl, local, config.taskDatabaseUrl !== null),
+    },
+  ],
+  exports: [BoundedThrottlerStorage, RATE_LIMIT_STORAGE],
 })
 export class RateLimitStorageModule {}

@@ -10,6 +10,7 @@ interface ServeA2aOptions {
   taskStore?: string | boolean;
   databaseUrl?: string;
   migrate?: boolean;
+  redisUrl?: string;
   legacy?: boolean;
   cardCacheMaxAge?: number;
   allowRemote?: boolean;
@@ -100,6 +101,15 @@ export class ServeA2aCommand extends CommandRunner {
     description: 'PostgreSQL URL of the task store and the ledger (or SUPERQODE_A2A_DATABASE_URL)',
   })
   parseDatabaseUrl(v: string): string {
+    return v;
+  }
+
+  @Option({
+    flags: '--redis-url <url>',
+    description:
+      'Redis URL of the rate limits shared by all instances (or SUPERQODE_A2A_REDIS_URL)',
+  })
+  parseRedisUrl(v: string): string {
     return v;
   }
 
@@ -385,6 +395,7 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
     SUPERQODE_A2A_TASK_STORE_ENABLED: o.taskStore === false ? false : undefined,
     SUPERQODE_A2A_DATABASE_URL: o.databaseUrl,
     SUPERQODE_A2A_MIGRATE: o.migrate,
+    SUPERQODE_A2A_REDIS_URL: o.redisUrl,
     SUPERQODE_A2A_LEGACY_V03: o.legacy === false ? false : undefined,
     SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: o.cardCacheMaxAge,
     SUPERQODE_A2A_ALLOW_REMOTE: o.allowRemote,

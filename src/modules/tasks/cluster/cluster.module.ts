@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { A2aConfig } from '../../../config/a2a.config';
+import { ConfiguredTasksModule } from '../configured-tasks.module';
+import { TASKS_CONNECTION } from '../tasks.constants';
+import { ClusterTasks } from './cluster-tasks.service';
+import { PostgresTaskEventChannel } from './postgres-task-event-channel';
+import { InProcessTaskEventChannel, TaskEventChannel } from './task-event-channel';
+
+/**
+ * Tasks across instances (issue #15): the {@link TaskEventChannel} (PostgreSQL `LISTEN`/`NOTIFY`
+ * with `--database-url`, else in-process) and {@link ClusterTasks} over it.
+ */
+@Module({
+  imports: [ConfiguredTasksModule],
+  providers: [
+    {
+      provide: TaskEventChannel,
+      inject: [A2aConfig, getDataSourceToken(TASKS_CONNECTION)],
+      useFactory: (config: A2aConfig, db: DataSource) => {
+        const url = config.taskDatabaseUrl;
+        if (!url) return new InProcessTaskEventChannel();
+        return new PostgresTaskEventChannel(url, (sql, params) => db.query(sql, params));
+      },
+    },
+    ClusterTasks,
+  ],
+  exports: [ClusterTasks],
+})
+export class ClusterModule {}

@@ -261,7 +261,7 @@ describe('superqode connect a2a / a2a (in process, two runs on the built CLI; is
       [['connect', 'a2a', 'http://x', '--header', 'no-colon'], 2, /--header takes NAME:VALUE/],
       [['connect', 'a2a', 'http://x', '--timeout', '0'], 2, /--timeout must be/],
       [['connect'], 2, /Usage: superqode connect a2a/],
-      [['a2a'], 2, /Usage: superqode a2a list\|call\|discover/],
+      [['a2a'], 2, /Usage: superqode a2a list\|call\|remove\|discover/],
       [['connect', 'a2a', 'http://127.0.0.1:9'], 1, /cannot reach the host/],
       [['connect', 'a2a', 'ftp://x'], 1, /only http and https/],
     ])('%j exits %i', async (args, code, message) => {

@@ -38,6 +38,10 @@ export interface A2AClientOptions {
   prefer?: readonly SpokenInterface[];
   /** Runs OAuth when the card declares OAuth 2/OIDC and no token was given. */
   oauth?: OAuthProvider;
+  /** Origins besides the card's that may receive credentials (`--trust-origin`), e.g. `https://api.example`. */
+  trustOrigins?: string[];
+  /** Credentials may go over plain HTTP to a non-loopback host (`--allow-insecure`). */
+  allowInsecure?: boolean;
   /** Replaces the global fetch (ignored with `tls`). */
   fetchImpl?: typeof fetch;
 }

@@ -23,6 +23,10 @@ export interface SavedConnection {
   contextId?: string;
   /** Task continued by the next call (only while it waits for input). */
   taskId?: string;
+  /** Origins besides the card's that may receive credentials (`--trust-origin`). */
+  trustOrigins?: string[];
+  /** `--allow-insecure`: credentials may go over plain HTTP to a non-loopback host. */
+  allowInsecure?: boolean;
   /** Last card seen and its ETag, for revalidation. */
   card?: CachedCard & { url: string };
   /** ISO 8601 time of the last save. */
@@ -86,6 +90,15 @@ export class ConnectionsStore {
       savedAt: new Date().toISOString(),
     };
     this.write(data);
+  }
+
+  /** Deletes a connection. @returns false when there was none by that name. */
+  remove(name: string): boolean {
+    const data = this.read();
+    if (!data.connections[name]) return false;
+    delete data.connections[name];
+    this.write(data);
+    return true;
   }
 
   private read(): ConnectionsFile {

@@ -43,6 +43,17 @@ export function parseHeader(value: string): [string, string] {
   return [name, value.slice(i + 1).trim()];
 }
 
+/**
+ * `--timeout SECONDS`: 1-3600.
+ * @throws {UsageError} Anything else.
+ */
+export function parseTimeoutSeconds(v: string): number {
+  const n = /^\d{1,4}$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 1 && n <= 3600))
+    throw new UsageError('--timeout must be a whole number of seconds from 1 to 3600');
+  return n;
+}
+
 /** Where the token of a connection comes from. */
 export interface TokenChoice {
   token?: string;
@@ -121,10 +132,7 @@ export abstract class ConnectionCommand extends CommandRunner {
     description: 'time bound per request, 1-3600 s (default 60)',
   })
   parseTimeout(v: string): number {
-    const n = /^\d{1,4}$/.test(v) ? Number(v) : NaN;
-    if (!(n >= 1 && n <= 3600))
-      throw new UsageError('--timeout must be a whole number of seconds from 1 to 3600');
-    return n;
+    return parseTimeoutSeconds(v);
   }
 
   @Option({ flags: '--json', description: 'print one JSON document instead of text' })

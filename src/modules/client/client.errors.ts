@@ -24,6 +24,8 @@ export enum A2AClientErrorCode {
   Unsupported = 'UNSUPPORTED',
   /** An OAuth 2 / OIDC step failed (discovery, grant, refresh, revocation). */
   OAuth = 'OAUTH',
+  /** Credentials may not go to this URL (other origin, plain HTTP, link-local/metadata address). */
+  CredentialPolicy = 'CREDENTIAL_POLICY',
   /** A TLS client certificate, key or CA file could not be read. */
   TlsConfig = 'TLS_CONFIG',
 }

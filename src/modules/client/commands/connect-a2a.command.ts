@@ -159,6 +159,8 @@ export class ConnectA2aCommand extends ConnectionCommand {
       tls: tlsFrom(f),
       token: token.fromEnv ? undefined : token.token,
       tokenEnv: token.fromEnv,
+      trustOrigins: f.trustOrigin,
+      allowInsecure: f.allowInsecure || undefined,
       contextId: undefined,
       taskId: undefined,
     });

@@ -171,18 +171,21 @@ describe('superqode connect a2a / a2a (in process, two runs on the built CLI; is
 
   describe('saved connections (~/.superqode/a2a.json)', () => {
     it('--save writes a 0600 file in a 0700 dir; a2a call threads the contextId; --new starts over', async () => {
-      const saved = await run([
-        'connect',
-        'a2a',
-        server.url,
-        '--token',
-        key,
-        '--header',
-        'X-Trace: t1',
-        '--save',
-        'local',
-        '--no-send',
-      ]);
+      const saved = await run(
+        [
+          'connect',
+          'a2a',
+          server.url,
+          '--token',
+          key,
+          '--header',
+          'X-Trace: t1',
+          '--save',
+          'local',
+          '--no-send',
+        ],
+        { SUPERQODE_A2A_SECRET_STORE: 'file' },
+      );
       expect(saved.code).toBe(0);
       const file = join(home, '.superqode', 'a2a.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -206,7 +209,7 @@ describe('superqode connect a2a / a2a (in process, two runs on the built CLI; is
       const list = await run(['a2a', 'list']);
       expect(list.stdout).toMatch(
         new RegExp(
-          `^local  ${server.url.replace(/\./g, '\\.')}  token saved; headers X-Trace; context ${fresh.contextId}`,
+          `^local  ${server.url.replace(/\./g, '\\.')}  token saved in the file; headers X-Trace; context ${fresh.contextId}`,
           'm',
         ),
       );

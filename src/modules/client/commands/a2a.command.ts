@@ -34,7 +34,13 @@ export class A2aListCommand extends CommandRunner {
     const rows = this.store.list().map((c) => ({
       name: c.name,
       url: c.url,
-      token: c.token ? 'saved' : c.tokenEnv ? `from $${c.tokenEnv}` : 'none',
+      token: c.tokenIn
+        ? 'in the OS keyring'
+        : c.token
+          ? 'saved in the file'
+          : c.tokenEnv
+            ? `from $${c.tokenEnv}`
+            : 'none',
       headers: c.headers.map(([n]) => n),
       tls: Boolean(c.tls?.cert),
       contextId: c.contextId ?? null,

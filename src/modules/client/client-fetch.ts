@@ -134,7 +134,29 @@ async function once(
     bound.headersArrived();
   }
   await traceResponse(o, res, Date.now() - started);
+  if (res.status === 429) {
+    await res.body?.cancel().catch(() => undefined);
+    throw rateLimited(res, url);
+  }
   return isEventStream(res) ? terminateSse(res) : capBody(res, o.maxBodyBytes);
+}
+
+/**
+ * A 429 as `RATE_LIMITED`, with the wait from `Retry-After` (seconds or an HTTP date).
+ * @see RFC 6585 §4; RFC 9110 §10.2.3 (Retry-After).
+ */
+function rateLimited(res: Response, url: URL): A2AClientError {
+  const header = res.headers.get('retry-after') ?? '';
+  const seconds = /^\d+$/.test(header)
+    ? Number(header)
+    : header && !Number.isNaN(Date.parse(header))
+      ? Math.max(0, Math.ceil((Date.parse(header) - Date.now()) / 1000))
+      : undefined;
+  return new A2AClientError(
+    A2AClientErrorCode.RateLimited,
+    `${url.origin} rate limited this client (HTTP 429)${seconds === undefined ? '' : `, retry in ${seconds} s`}`,
+    { status: 429, retryAfterSeconds: seconds },
+  );
 }
 
 /** Combines the caller's signal with the time bound; SSE bounds only the wait for headers. */

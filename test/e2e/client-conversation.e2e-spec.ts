@@ -128,4 +128,42 @@ describe('The client holds a conversation with our harness (issue #17)', () => {
     const again = await run(['a2a', 'get', suite.server.url, id!]);
     expect(again.stdout).toMatch(/canceled/);
   });
+
+  it('an idle stream ends the wait (exit 4) printing the task id and how to follow or cancel it', async () => {
+    suite.fake.enqueue({ text: 'starting a very long answer', hang: true });
+    const r = await run([
+      'connect',
+      'a2a',
+      suite.server.url,
+      '--idle-timeout',
+      '1',
+      '--send',
+      'go slowly',
+      '--save',
+      'dev',
+    ]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('error: the stream: no event within 1 s (--idle-timeout)');
+    const id = /task (\S+) may still be running on the agent/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(r.stderr).toContain(`follow it:   superqode a2a subscribe dev ${id}`);
+    expect(r.stderr).toContain(`cancel it:   superqode a2a cancel dev ${id}`);
+    const canceled = await run(['a2a', 'cancel', 'dev', id!]);
+    expect(canceled.code).toBe(0);
+    expect(canceled.stdout).toMatch(new RegExp(`task: +${id} canceled`));
+  });
+
+  it.each([
+    [['a2a', 'get', 'dev'], /missing required argument/i],
+    [
+      ['a2a', 'call', 'dev', 'x', '--idle-timeout', 'soon'],
+      /--idle-timeout must be a whole number/,
+    ],
+    [['a2a', 'tasks', 'dev', '--status', 'done'], /--status takes one of/],
+    [['connect', 'a2a', 'http://x', '--task', ''], /--task takes an id/],
+  ])('usage error %j exits 2', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.all).toMatch(message);
+  });
 });

@@ -157,4 +157,29 @@ describe('Where credentials may go (issue #17)', () => {
     expect(r.code).toBe(2);
     expect(r.all).toContain('--trust-origin takes an http(s) origin');
   });
+
+  it('a2a discover reads the extended card when the card offers it (with the credentials)', async () => {
+    const ext = await startFakeAgent({
+      card: (b) =>
+        aV1Card([jsonrpc(b)], {
+          ...bearer,
+          capabilities: { streaming: true, extendedAgentCard: true },
+        }),
+      rpc: (call) =>
+        call.method === 'GetExtendedAgentCard'
+          ? {
+              ...aV1Card([jsonrpc('http://x')]),
+              name: 'Fake (extended)',
+              skills: [{ id: 'deep', name: 'Deep', description: 'd', tags: [] }],
+            }
+          : undefined,
+      auth: (q) => q.headers.authorization === `Bearer ${TOKEN}`,
+    });
+    agents.push(ext);
+    const r = await run(['a2a', 'discover', ext.url, '--token', TOKEN]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('extended card: Fake (extended) 1.0.0; skills: Deep');
+    const anonymous = await run(['a2a', 'discover', ext.url]);
+    expect(anonymous.stdout).toMatch(/extended card: not read \(.*401/);
+  });
 });

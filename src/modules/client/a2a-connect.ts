@@ -178,7 +178,7 @@ export async function connectParts(url: string, o: A2AClientOptions): Promise<Co
 }
 
 /** The credential policy for an agent reached at `url` as typed (its origin is the card's). */
-function policyFor(url: string, o: A2AClientOptions): CredentialPolicy {
+export function policyFor(url: string, o: A2AClientOptions): CredentialPolicy {
   let cardOrigin = '';
   try {
     cardOrigin = new URL(cardUrlCandidates(url)[0]).origin;

@@ -1,6 +1,6 @@
 import { ReconcileTasksCommand } from '../../tasks/commands/reconcile-tasks.command';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import type { A2AClient } from '../a2a-client';
+import { A2AClient, type A2AClientOptions } from '../a2a-client';
 import { ClientTrace } from '../client-trace';
 import { ConnectionsStore, type SavedConnection } from '../connections.store';
 import { Redactor } from '../redact';
@@ -202,14 +202,40 @@ export class A2aDiscoverCommand extends ConnectionCommand {
   async run([url]: string[], f: ConnectionFlags = {}): Promise<void> {
     const redactor = new Redactor();
     try {
+      const options = clientOptions(f, new ClientTrace(redactor));
       const report = await withSpinner('reading the agent card', () =>
-        discoverReport(url, clientOptions(f, new ClientTrace(redactor))),
+        discoverReport(url, options),
       );
-      if (f.json) outJson(report.json);
-      else out(...report.lines);
+      const caps = (report.json.card as { capabilities?: Record<string, unknown> }).capabilities;
+      const extended = caps?.extendedAgentCard ? await extendedCard(url, options) : undefined;
+      if (f.json) outJson({ ...report.json, extendedCard: extended?.json ?? null });
+      else out(...report.lines, ...(extended ? [extended.line] : []));
     } catch (err) {
       fail(err, redactor);
     }
+  }
+}
+
+/**
+ * GetExtendedAgentCard for a card that advertises it: one line naming its skills, or why it was
+ * not read (it usually needs the credentials the card declares).
+ */
+async function extendedCard(
+  url: string,
+  options: A2AClientOptions,
+): Promise<{ line: string; json: unknown }> {
+  try {
+    const client = await A2AClient.connect(url, options);
+    try {
+      const card = await client.getExtendedCard();
+      const skills = card.skills.map((s) => s.name).join(', ') || 'none';
+      return { line: `extended card: ${card.name} ${card.version}; skills: ${skills}`, json: card };
+    } finally {
+      await client.close();
+    }
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0];
+    return { line: `extended card: not read (${why})`, json: { error: why } };
   }
 }
 

@@ -20,8 +20,12 @@ function hostOf(url: URL): string {
 
 /** IPv4 dotted quad of a v4 or v4-mapped v6 literal, else undefined. */
 function ipv4Of(host: string): number[] | undefined {
-  const v4 = isIP(host) === 4 ? host : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1];
-  return v4?.split('.').map(Number);
+  if (isIP(host) === 4) return host.split('.').map(Number);
+  // WHATWG URL serialises ::ffff:169.254.1.1 as ::ffff:a9fe:101.
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (!mapped) return undefined;
+  const [hi, lo] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255];
 }
 
 /** True for loopback hosts: `localhost`, `*.localhost`, 127.0.0.0/8, `::1`. */

@@ -166,4 +166,23 @@ describe('The client holds a conversation with our harness (issue #17)', () => {
     expect(r.code).toBe(2);
     expect(r.all).toMatch(message);
   });
+
+  it('a2a subscribe follows a task started with --no-wait to its end, printing the answer', async () => {
+    suite.fake.enqueue({ text: 'a paced answer, piece by piece', chunkDelayMs: 150 });
+    const started = await run([
+      'connect',
+      'a2a',
+      suite.server.url,
+      '--no-wait',
+      '--send',
+      'pace it',
+      '--save',
+      'dev',
+    ]);
+    const id = /task: +(\S+)/.exec(started.stdout)?.[1];
+    const r = await run(['a2a', 'subscribe', 'dev', id!]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`task: +${id} completed`));
+    expect(r.stdout + r.stderr).toContain('piece by piece');
+  });
 });

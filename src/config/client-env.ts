@@ -17,6 +17,8 @@ export const CLIENT_ENV = {
   OAUTH_CLIENT_SECRET: 'SUPERQODE_A2A_OAUTH_CLIENT_SECRET',
   /** `keyring`, `file` or `auto` (default): where OAuth tokens are stored. */
   OAUTH_STORE: 'SUPERQODE_A2A_OAUTH_STORE',
+  /** `keyring`, `file` or `auto` (default): where tokens of saved connections are stored. */
+  SECRET_STORE: 'SUPERQODE_A2A_SECRET_STORE',
 } as const;
 
 /** The value of one variable ('' and unset both give undefined). */

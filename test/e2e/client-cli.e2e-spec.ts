@@ -171,18 +171,21 @@ describe('superqode connect a2a / a2a (in process, two runs on the built CLI; is
 
   describe('saved connections (~/.superqode/a2a.json)', () => {
     it('--save writes a 0600 file in a 0700 dir; a2a call threads the contextId; --new starts over', async () => {
-      const saved = await run([
-        'connect',
-        'a2a',
-        server.url,
-        '--token',
-        key,
-        '--header',
-        'X-Trace: t1',
-        '--save',
-        'local',
-        '--no-send',
-      ]);
+      const saved = await run(
+        [
+          'connect',
+          'a2a',
+          server.url,
+          '--token',
+          key,
+          '--header',
+          'X-Trace: t1',
+          '--save',
+          'local',
+          '--no-send',
+        ],
+        { SUPERQODE_A2A_SECRET_STORE: 'file' },
+      );
       expect(saved.code).toBe(0);
       const file = join(home, '.superqode', 'a2a.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -206,7 +209,7 @@ describe('superqode connect a2a / a2a (in process, two runs on the built CLI; is
       const list = await run(['a2a', 'list']);
       expect(list.stdout).toMatch(
         new RegExp(
-          `^local  ${server.url.replace(/\./g, '\\.')}  token saved; headers X-Trace; context ${fresh.contextId}`,
+          `^local  ${server.url.replace(/\./g, '\\.')}  token saved in the file; headers X-Trace; context ${fresh.contextId}`,
           'm',
         ),
       );
@@ -261,7 +264,7 @@ describe('superqode connect a2a / a2a (in process, two runs on the built CLI; is
       [['connect', 'a2a', 'http://x', '--header', 'no-colon'], 2, /--header takes NAME:VALUE/],
       [['connect', 'a2a', 'http://x', '--timeout', '0'], 2, /--timeout must be/],
       [['connect'], 2, /Usage: superqode connect a2a/],
-      [['a2a'], 2, /Usage: superqode a2a list\|call\|discover/],
+      [['a2a'], 2, /Usage: superqode a2a list\|call\|remove\|discover/],
       [['connect', 'a2a', 'http://127.0.0.1:9'], 1, /cannot reach the host/],
       [['connect', 'a2a', 'ftp://x'], 1, /only http and https/],
     ])('%j exits %i', async (args, code, message) => {

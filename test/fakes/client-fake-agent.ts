@@ -118,10 +118,20 @@ export function messageTextOf(params: Record<string, unknown>): string {
   return parts[0]?.text ?? '';
 }
 
-/** The default JSON-RPC answers: SendMessage / message/send echo a completed task. */
-function defaultRpc(call: RpcCall): unknown {
-  if (call.method === 'SendMessage') return { task: aV1Task(messageTextOf(call.params)) };
-  if (call.method === 'message/send') return aV03Task(messageTextOf(call.params));
+/**
+ * The default JSON-RPC answers: SendMessage / message/send echo a completed task;
+ * SendStreamingMessage / message/stream send it as the one event of an SSE stream.
+ */
+function defaultRpc(call: RpcCall, res: ServerResponse): unknown {
+  const text = messageTextOf(call.params);
+  if (call.method === 'SendMessage') return { task: aV1Task(text) };
+  if (call.method === 'message/send') return aV03Task(text);
+  if (call.method === 'SendStreamingMessage' || call.method === 'message/stream') {
+    const result = call.method === 'message/stream' ? aV03Task(text) : { task: aV1Task(text) };
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: call.id, result })}\n\n`);
+    return result;
+  }
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { taskStateFromJSON } from '@a2a-js/sdk';
 import type { AgentCard, ListTasksResponse, Message, StreamResponse, Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { A2AClientError, A2AClientErrorCode } from './client.errors';
@@ -8,8 +9,15 @@ import type { DiscoveredCard } from './card-discovery';
 import type { InterfaceChoice } from './interface-choice';
 import type { CardScheme } from './security-schemes';
 import { textRequest, type MessageOptions } from './sdk-binding';
+import { DEFAULT_STREAM_IDLE_MS, withIdleTimeout } from './idle-stream';
 
 export type { A2AClientOptions } from './a2a-connect';
+
+/** Options of a streaming send. */
+export interface StreamOptions extends Omit<MessageOptions, 'blocking'> {
+  /** No event for this long ends the stream with `TIMEOUT`, ms; 0 = no bound. */
+  idleTimeoutMs?: number;
+}
 
 /** Filters of ListTasks. */
 export interface ListTasksOptions {
@@ -20,6 +28,8 @@ export interface ListTasksOptions {
   pageToken?: string;
   historyLength?: number;
   includeArtifacts?: boolean;
+  /** Only tasks in this state (`working`, `input-required`, ...; any spelling `stateName` reads). */
+  status?: string;
 }
 
 /**
@@ -88,9 +98,17 @@ export class A2AClient {
     return this.call(() => this.parts.sdk.sendMessage(textRequest(text, o)));
   }
 
-  /** SendStreamingMessage: the task, then status and artifact updates until the stream ends. */
-  stream(text: string, o: Omit<MessageOptions, 'blocking'> = {}): AsyncGenerator<StreamResponse> {
-    return this.iterate(() => this.parts.sdk.sendMessageStream(textRequest(text, o)));
+  /**
+   * SendStreamingMessage: the task, then status and artifact updates until the stream ends.
+   * `idleTimeoutMs` (default {@link DEFAULT_STREAM_IDLE_MS}, 0 = none) ends a stream that sends
+   * no event for that long with `TIMEOUT`.
+   */
+  stream(text: string, o: StreamOptions = {}): AsyncGenerator<StreamResponse> {
+    return this.iterate(
+      (signal) => this.parts.sdk.sendMessageStream(textRequest(text, o), { signal }),
+      o.idleTimeoutMs,
+      'the stream',
+    );
   }
 
   /** GetTask; `historyLength` trims the returned history (0 = none). */
@@ -105,9 +123,13 @@ export class A2AClient {
     return this.call(() => this.parts.sdk.cancelTask({ id, tenant: '', metadata: {} }));
   }
 
-  /** SubscribeToTask (v0.3 `tasks/resubscribe`): the current task, then live events. */
-  subscribe(id: string): AsyncGenerator<StreamResponse> {
-    return this.iterate(() => this.parts.sdk.resubscribeTask({ id, tenant: '' }));
+  /** SubscribeToTask (v0.3 `tasks/resubscribe`): the current task, then live events (idle bound as `stream`). */
+  subscribe(id: string, o: { idleTimeoutMs?: number } = {}): AsyncGenerator<StreamResponse> {
+    return this.iterate(
+      (signal) => this.parts.sdk.resubscribeTask({ id, tenant: '' }, { signal }),
+      o.idleTimeoutMs,
+      `the stream of task ${id}`,
+    );
   }
 
   /**
@@ -126,7 +148,9 @@ export class A2AClient {
     const req = {
       tenant: '',
       contextId: o.contextId ?? '',
-      status: 0,
+      status: o.status
+        ? taskStateFromJSON(`TASK_STATE_${o.status.toUpperCase().replace(/-/g, '_')}`)
+        : 0,
       pageSize: o.pageSize,
       pageToken: o.pageToken ?? '',
       historyLength: o.historyLength,
@@ -166,9 +190,13 @@ export class A2AClient {
     }
   }
 
-  private async *iterate(fn: () => AsyncGenerator<StreamResponse>): AsyncGenerator<StreamResponse> {
+  private async *iterate(
+    open: (signal: AbortSignal) => AsyncGenerator<StreamResponse>,
+    idleTimeoutMs = DEFAULT_STREAM_IDLE_MS,
+    what: string,
+  ): AsyncGenerator<StreamResponse> {
     try {
-      yield* fn();
+      yield* withIdleTimeout(open, idleTimeoutMs, what);
     } catch (err) {
       throw toClientError(err, this.parts.choice.chosen.spoken, this.parts.timeoutMs);
     }

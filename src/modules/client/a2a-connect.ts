@@ -2,7 +2,9 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { planAuth, type AuthPlan } from './auth-plan';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './bounded-body';
+import type { CredentialPolicy } from './credential-policy';
 import {
+  cardUrlCandidates,
   discoverCard,
   MemoryCardCache,
   type CardCache,
@@ -38,6 +40,10 @@ export interface A2AClientOptions {
   prefer?: readonly SpokenInterface[];
   /** Runs OAuth when the card declares OAuth 2/OIDC and no token was given. */
   oauth?: OAuthProvider;
+  /** Origins besides the card's that may receive credentials (`--trust-origin`), e.g. `https://api.example`. */
+  trustOrigins?: string[];
+  /** Credentials may go over plain HTTP to a non-loopback host (`--allow-insecure`). */
+  allowInsecure?: boolean;
   /** Replaces the global fetch (ignored with `tls`). */
   fetchImpl?: typeof fetch;
 }
@@ -128,7 +134,8 @@ export async function connectParts(url: string, o: A2AClientOptions): Promise<Co
       maxBodyBytes,
       trace: o.trace,
     };
-    const discoveryFetch = createClientFetch({ ...common, stage: 'discovery' });
+    const policy = policyFor(url, o);
+    const discoveryFetch = createClientFetch({ ...common, policy, stage: 'discovery' });
     const discovered = await discoverCard(url, {
       fetchImpl: discoveryFetch,
       maxBodyBytes,
@@ -161,13 +168,28 @@ export async function connectParts(url: string, o: A2AClientOptions): Promise<Co
     const sdk = await bindSdkClient(
       sdkCard,
       choice,
-      createClientFetch({ ...common, auth, onUnauthorized, stage: 'call' }),
+      createClientFetch({ ...common, auth, onUnauthorized, policy, stage: 'call' }),
     );
     return { discovered, sdkCard, choice, schemes, plan, sdk, base, timeoutMs };
   } catch (err) {
     await base.close();
     throw err;
   }
+}
+
+/** The credential policy for an agent reached at `url` as typed (its origin is the card's). */
+export function policyFor(url: string, o: A2AClientOptions): CredentialPolicy {
+  let cardOrigin = '';
+  try {
+    cardOrigin = new URL(cardUrlCandidates(url)[0]).origin;
+  } catch {
+    // discoverCard reports the invalid URL.
+  }
+  return {
+    cardOrigin,
+    trustOrigins: o.trustOrigins ?? [],
+    allowInsecure: o.allowInsecure ?? false,
+  };
 }
 
 /** Bearer header from a live OAuth session (refreshed tokens are registered as secrets). */

@@ -21,7 +21,8 @@ function tooLarge(maxBytes: number): A2AClientError {
 export async function readCappedText(res: Response, maxBytes: number): Promise<string> {
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) {
-    await res.body?.cancel().catch(() => undefined);
+    // Not awaited: cancelling a teed (traced) body settles only when every branch is cancelled.
+    res.body?.cancel().catch(() => undefined);
     throw tooLarge(maxBytes);
   }
   if (!res.body) return '';
@@ -33,7 +34,7 @@ export async function readCappedText(res: Response, maxBytes: number): Promise<s
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      reader.cancel().catch(() => undefined);
       throw tooLarge(maxBytes);
     }
     chunks.push(value);

@@ -62,13 +62,13 @@ export interface DiscoveryOptions {
  * Card URLs to try, in order, for what a user typed: a base URL (trailing slashes ignored) gives
  * `<base>/.well-known/agent-card.json` then `<base>/.well-known/agent.json`; a pasted
  * `agent-card.json` URL keeps its `agent.json` fallback; any other `.json` URL is used as is.
- * Query and fragment are dropped.
+ * Query and fragment are dropped; a URL without a scheme gets one ({@link withScheme}).
  * @throws {A2AClientError} `INVALID_URL` when the input is not an absolute http(s) URL.
  */
 export function cardUrlCandidates(input: string): string[] {
   let url: URL;
   try {
-    url = new URL(input.trim());
+    url = new URL(withScheme(input.trim()));
   } catch {
     throw new A2AClientError(A2AClientErrorCode.InvalidUrl, `not an absolute URL: ${input}`);
   }
@@ -94,6 +94,19 @@ export function cardUrlCandidates(input: string): string[] {
     url.origin + path + AGENT_CARD_WELL_KNOWN,
     url.origin + path + LEGACY_AGENT_CARD_WELL_KNOWN,
   ];
+}
+
+/**
+ * Adds a scheme to a URL typed without one (`127.0.0.1:8000`, `agent.example/a2a`): `http://`
+ * for loopback hosts (`localhost`, 127.0.0.0/8, `[::1]`), `https://` otherwise.
+ */
+export function withScheme(input: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return input;
+  const host = /^(\[[^\]]*\]|[^/:?#]*)/.exec(input)?.[1]?.toLowerCase() ?? '';
+  const loopback = host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return /^[\w.[\]:-]+(?:[/?#]|$)/.test(input)
+    ? `${loopback ? 'http' : 'https'}://${input}`
+    : input;
 }
 
 /**
@@ -142,7 +155,15 @@ async function readCard(
     await res.body?.cancel();
     throw statusError(cardUrl, res.status, tried);
   }
-  const text = await readCappedText(res, o.maxBodyBytes);
+  const text = await readCappedText(res, o.maxBodyBytes).catch((err: unknown) => {
+    if (err instanceof A2AClientError && err.code === A2AClientErrorCode.ResponseTooLarge)
+      throw new A2AClientError(
+        err.code,
+        `the agent card at ${cardUrl} is larger than the ${o.maxBodyBytes}-byte limit; not read`,
+        { cause: err },
+      );
+    throw err;
+  });
   let card: unknown;
   try {
     card = JSON.parse(text);

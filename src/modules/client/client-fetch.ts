@@ -1,6 +1,7 @@
 import { A2AClientError, A2AClientErrorCode } from './client.errors';
 import { capBody, isEventStream, readCappedText, terminateSse } from './bounded-body';
 import type { ClientTrace, TraceStage } from './client-trace';
+import { credentialRefusal, type CredentialPolicy } from './credential-policy';
 
 /** Credentials applied to one request: headers and query parameters. */
 export interface AppliedAuth {
@@ -31,7 +32,15 @@ export interface ClientFetchOptions {
    * (an OAuth session drops its access token so the next `auth()` refreshes it).
    */
   onUnauthorized?: () => Promise<boolean>;
+  /**
+   * Where credentials and extra headers may go; a request they may not go to is refused with
+   * `CREDENTIAL_POLICY` (when it would carry any). Absent: no check (OAuth endpoints).
+   */
+  policy?: CredentialPolicy;
 }
+
+/** Redirects followed per request (each hop re-checked; a cross-origin hop drops credentials). */
+const MAX_REDIRECTS = 5;
 
 /** Input accepted by fetch. */
 type FetchInput = string | URL | Request;
@@ -44,25 +53,67 @@ type FetchInput = string | URL | Request;
  */
 export function createClientFetch(o: ClientFetchOptions): typeof fetch {
   const impl = async (input: FetchInput, init: RequestInit = {}): Promise<Response> => {
-    const res = await once(o, input, init);
+    const res = await following(o, input, init);
     if (res.status !== 401 || !o.onUnauthorized || !(await o.onUnauthorized())) return res;
     await res.body?.cancel();
     o.trace?.note(o.stage, '401: retrying once with renewed credentials');
-    return once(o, input, init);
+    return following(o, input, init);
   };
   return impl as typeof fetch;
 }
 
-/** One exchange: credentials, bounds, trace, body wrapping. */
-async function once(
+/**
+ * Follows redirects by hand (`redirect: 'manual'`): a hop to another origin goes without
+ * credentials and extra headers, and so does every later hop; 303 (and 301/302 after POST)
+ * turn into a GET without body.
+ */
+async function following(
   o: ClientFetchOptions,
   input: FetchInput,
   init: RequestInit,
 ): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : String(input));
+  let url = new URL(input instanceof Request ? input.url : String(input));
+  let req: RequestInit = { ...init, redirect: 'manual' };
+  let credentials = true;
+  for (let hop = 0; ; hop++) {
+    const res = await once(o, url, req, credentials);
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status > 399 || res.status === 304 || !location) return res;
+    if (hop >= MAX_REDIRECTS) return res;
+    await res.body?.cancel();
+    const next = new URL(location, url);
+    if (credentials && next.origin !== url.origin) {
+      credentials = false;
+      o.trace?.note(
+        o.stage,
+        `redirect to another origin (${next.origin}): credentials and --header values dropped`,
+      );
+    }
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST'))
+      req = { ...req, method: 'GET', body: undefined };
+    url = next;
+  }
+}
+
+/** One exchange: credentials (when allowed), bounds, trace, body wrapping. */
+async function once(
+  o: ClientFetchOptions,
+  url: URL,
+  init: RequestInit,
+  credentials: boolean,
+): Promise<Response> {
+  url = new URL(url);
   const headers = new Headers(init.headers);
-  for (const [n, v] of o.extraHeaders) if (!headers.has(n)) headers.set(n, v);
-  const auth = o.auth ? await o.auth() : undefined;
+  const auth = credentials && o.auth ? await o.auth() : undefined;
+  const extra = credentials ? o.extraHeaders : [];
+  const carries =
+    extra.length > 0 ||
+    Object.keys(auth?.headers ?? {}).length > 0 ||
+    Object.keys(auth?.query ?? {}).length > 0;
+  const refusal = carries && o.policy ? credentialRefusal(url, o.policy) : undefined;
+  if (refusal) throw new A2AClientError(A2AClientErrorCode.CredentialPolicy, refusal);
+  for (const [n, v] of extra) if (!headers.has(n)) headers.set(n, v);
   for (const [n, v] of Object.entries(auth?.headers ?? {})) headers.set(n, v);
   for (const [n, v] of Object.entries(auth?.query ?? {})) url.searchParams.set(n, v);
   const streaming = (headers.get('accept') ?? '').includes('text/event-stream');
@@ -83,7 +134,29 @@ async function once(
     bound.headersArrived();
   }
   await traceResponse(o, res, Date.now() - started);
+  if (res.status === 429) {
+    await res.body?.cancel().catch(() => undefined);
+    throw rateLimited(res, url);
+  }
   return isEventStream(res) ? terminateSse(res) : capBody(res, o.maxBodyBytes);
+}
+
+/**
+ * A 429 as `RATE_LIMITED`, with the wait from `Retry-After` (seconds or an HTTP date).
+ * @see RFC 6585 §4; RFC 9110 §10.2.3 (Retry-After).
+ */
+function rateLimited(res: Response, url: URL): A2AClientError {
+  const header = res.headers.get('retry-after') ?? '';
+  const seconds = /^\d+$/.test(header)
+    ? Number(header)
+    : header && !Number.isNaN(Date.parse(header))
+      ? Math.max(0, Math.ceil((Date.parse(header) - Date.now()) / 1000))
+      : undefined;
+  return new A2AClientError(
+    A2AClientErrorCode.RateLimited,
+    `${url.origin} rate limited this client (HTTP 429)${seconds === undefined ? '' : `, retry in ${seconds} s`}`,
+    { status: 429, retryAfterSeconds: seconds },
+  );
 }
 
 /** Combines the caller's signal with the time bound; SSE bounds only the wait for headers. */

@@ -24,6 +24,10 @@ export enum A2AClientErrorCode {
   Unsupported = 'UNSUPPORTED',
   /** An OAuth 2 / OIDC step failed (discovery, grant, refresh, revocation). */
   OAuth = 'OAUTH',
+  /** Credentials may not go to this URL (other origin, plain HTTP, link-local/metadata address). */
+  CredentialPolicy = 'CREDENTIAL_POLICY',
+  /** The agent answered 429 Too Many Requests; `retryAfterSeconds` says when to try again. */
+  RateLimited = 'RATE_LIMITED',
   /** A TLS client certificate, key or CA file could not be read. */
   TlsConfig = 'TLS_CONFIG',
 }
@@ -43,11 +47,15 @@ export class A2AClientError extends Error {
   constructor(
     readonly code: A2AClientErrorCode,
     message: string,
-    options: { cause?: unknown; status?: number } = {},
+    options: { cause?: unknown; status?: number; retryAfterSeconds?: number } = {},
   ) {
     super(message, { cause: options.cause });
     this.status = options.status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
+
+  /** Seconds to wait before retrying (from `Retry-After` of a 429), when known. */
+  readonly retryAfterSeconds?: number;
 
   /** HTTP status of the answer that caused the error, when there was one. */
   readonly status?: number;

@@ -4,7 +4,14 @@ import {
   A2aCommand,
   A2aDiscoverCommand,
   A2aListCommand,
+  A2aRemoveCommand,
 } from './commands/a2a.command';
+import {
+  A2aCancelCommand,
+  A2aGetCommand,
+  A2aSubscribeCommand,
+  A2aTasksCommand,
+} from './commands/a2a-tasks.command';
 import { ConnectA2aCommand, ConnectCommand } from './commands/connect-a2a.command';
 import { ConnectionsStore } from './connections.store';
 
@@ -26,4 +33,9 @@ export const CLIENT_COMMANDS = [
   A2aListCommand,
   A2aCallCommand,
   A2aDiscoverCommand,
+  A2aRemoveCommand,
+  A2aGetCommand,
+  A2aCancelCommand,
+  A2aSubscribeCommand,
+  A2aTasksCommand,
 ];

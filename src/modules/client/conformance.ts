@@ -12,9 +12,15 @@ export interface CheckResult {
   detail: string;
 }
 
+/**
+ * Default question of the checks: a shortlist question (an example of the shortlist skill's
+ * card), which every SuperQode agent answers with a completed task, with or without a model.
+ */
+export const CONFORMANCE_QUESTION = 'Which open source harness has approvals and a sandbox?';
+
 /** What the conformance run sends. */
 export interface ConformanceOptions {
-  /** Text of the messages sent; default `hello`. */
+  /** Text of the messages sent; default {@link CONFORMANCE_QUESTION}. */
   text?: string;
   /** false: check the card only (`--no-send`). */
   send?: boolean;
@@ -67,11 +73,23 @@ function message(err: unknown): string {
   return (err as Error)?.message?.split('\n')[0] ?? String(err);
 }
 
+/** A 429 is not a verdict on the agent: the check is skipped, saying when to retry. */
+function rateLimited(err: unknown): string | undefined {
+  if (!(err instanceof A2AClientError) || err.code !== A2AClientErrorCode.RateLimited)
+    return undefined;
+  return `rate limited, retry in ${err.retryAfterSeconds ?? '?'} s`;
+}
+
 /** A run in progress: results so far and what later checks need. */
 class Run {
   readonly results: CheckResult[] = [];
   add(name: string, status: CheckResult['status'], detail: string): void {
     this.results.push({ name, status, detail });
+  }
+  /** A failed check, or a skipped one when the agent rate-limited it. */
+  failed(name: string, err: unknown): void {
+    const limited = rateLimited(err);
+    this.add(name, limited ? 'skip' : 'fail', limited ?? message(err));
   }
   skipRest(reason: string): CheckResult[] {
     for (const name of CHECKS.slice(this.results.length)) this.add(name, 'skip', reason);
@@ -98,7 +116,8 @@ export async function runConformance(
     client = await A2AClient.connect(url, options);
   } catch (err) {
     const discovery = err instanceof A2AClientError && DISCOVERY_CODES.has(err.code);
-    if (discovery) run.add('card fetch', 'fail', message(err));
+    if (rateLimited(err)) run.failed('card fetch', err);
+    else if (discovery) run.add('card fetch', 'fail', message(err));
     else {
       run.add('card fetch', 'pass', 'card read');
       run.add('card shape', 'fail', message(err));
@@ -127,18 +146,20 @@ async function checks(run: Run, client: A2AClient, o: ConformanceOptions): Promi
     run.add('interface reachable', 'fail', 'GetTask of a random id returned a task');
   } catch (err) {
     const notFound = err instanceof TaskNotFoundError;
-    run.add(
-      'interface reachable',
-      notFound ? 'pass' : 'fail',
-      notFound ? `${client.interface.chosen.spoken} answered TaskNotFound` : message(err),
-    );
+    if (notFound)
+      run.add(
+        'interface reachable',
+        'pass',
+        `${client.interface.chosen.spoken} answered TaskNotFound`,
+      );
+    else run.failed('interface reachable', err);
   }
-  const task = await sendCheck(run, client, o.text ?? 'hello');
+  const task = await sendCheck(run, client, o.text ?? CONFORMANCE_QUESTION);
   if (!task) return run.skipRest('no completed task');
   await getCheck(run, client, task);
   await cancelCheck(run, client, task);
-  await streamCheck(run, client, o.text ?? 'hello');
-  await contextCheck(run, client, task, o.text ?? 'hello');
+  await streamCheck(run, client, o.text ?? CONFORMANCE_QUESTION);
+  await contextCheck(run, client, task, o.text ?? CONFORMANCE_QUESTION);
   return run.results;
 }
 
@@ -158,7 +179,7 @@ async function sendCheck(run: Run, client: A2AClient, text: string): Promise<Tas
         : `task ended ${v.state}`,
     );
   } catch (err) {
-    run.add('send completes', 'fail', message(err));
+    run.failed('send completes', err);
   }
   return undefined;
 }
@@ -173,7 +194,7 @@ async function getCheck(run: Run, client: A2AClient, task: Task): Promise<void> 
       ok ? `state ${viewResult(got).state}` : `returned task ${got.id}`,
     );
   } catch (err) {
-    run.add('get returns the task', 'fail', message(err));
+    run.failed('get returns the task', err);
   }
 }
 
@@ -186,6 +207,7 @@ async function cancelCheck(run: Run, client: A2AClient, task: Task): Promise<voi
       `cancelling a completed task returned state ${viewResult(after).state}; expected TaskNotCancelable`,
     );
   } catch (err) {
+    if (rateLimited(err)) return run.failed('cancel behaves', err);
     const ok = err instanceof TaskNotCancelableError;
     run.add(
       'cancel behaves',
@@ -209,7 +231,7 @@ async function streamCheck(run: Run, client: A2AClient, text: string): Promise<v
       `${events} event(s), last ${last ? `${last.kind} ${last.state ?? ''}`.trim() : 'none'}`,
     );
   } catch (err) {
-    run.add('stream works', 'fail', message(err));
+    run.failed('stream works', err);
   }
 }
 
@@ -223,6 +245,6 @@ async function contextCheck(run: Run, client: A2AClient, task: Task, text: strin
       ok ? `two sends in context ${task.contextId}` : `second send got context ${second.contextId}`,
     );
   } catch (err) {
-    run.add('context continuity', 'fail', message(err));
+    run.failed('context continuity', err);
   }
 }

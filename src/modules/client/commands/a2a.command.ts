@@ -1,17 +1,27 @@
 import { ReconcileTasksCommand } from '../../tasks/commands/reconcile-tasks.command';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { A2AClient } from '../a2a-client';
-import { MemoryCardCache } from '../card-discovery';
-import { ClientTrace, formatTraceEntry } from '../client-trace';
+import { A2AClient, type A2AClientOptions } from '../a2a-client';
+import { ClientTrace } from '../client-trace';
 import { ConnectionsStore, type SavedConnection } from '../connections.store';
 import { Redactor } from '../redact';
-import { viewResult } from '../result-view';
 import { withSpinner } from '../spinner';
 import { discoverReport } from './discover-report';
-import { fail, out, outJson, resultLines, succeeded } from './client-output';
-import { clientEnv } from '../../../config/client-env';
-import { cliOAuthProvider } from './oauth-cli';
-import { clientOptions, ConnectionCommand, type ConnectionFlags } from './connection-flags';
+import { fail, out, outJson } from './client-output';
+import {
+  clientOptions,
+  ConnectionCommand,
+  parseTimeoutSeconds,
+  type ConnectionFlags,
+} from './connection-flags';
+import { converse, type Thread, type TurnFlags } from './conversation';
+import { openTarget } from './target-client';
+import { parseId, parseIdleTimeout, TURN_HELP } from './turn-flags';
+import {
+  A2aCancelCommand,
+  A2aGetCommand,
+  A2aSubscribeCommand,
+  A2aTasksCommand,
+} from './a2a-tasks.command';
 
 /** `superqode a2a list`: saved connections, one per line (no token values). Exit 0. */
 @SubCommand({ name: 'list', description: 'List saved A2A connections' })
@@ -24,7 +34,13 @@ export class A2aListCommand extends CommandRunner {
     const rows = this.store.list().map((c) => ({
       name: c.name,
       url: c.url,
-      token: c.token ? 'saved' : c.tokenEnv ? `from $${c.tokenEnv}` : 'none',
+      token: c.tokenIn
+        ? 'in the OS keyring'
+        : c.token
+          ? 'saved in the file'
+          : c.tokenEnv
+            ? `from $${c.tokenEnv}`
+            : 'none',
       headers: c.headers.map(([n]) => n),
       tls: Boolean(c.tls?.cert),
       contextId: c.contextId ?? null,
@@ -52,16 +68,17 @@ export class A2aListCommand extends CommandRunner {
 }
 
 /** Flags of `a2a call`. */
-interface CallFlags {
+interface CallFlags extends TurnFlags {
   new?: boolean;
-  json?: boolean;
-  inspect?: boolean;
+  timeout?: number;
 }
 
 /**
  * `superqode a2a call NAME "message"`: sends a message on a saved connection, continuing its
- * conversation (contextId, and the task while it waits for input); `--new` starts a new one.
- * Exit 0: completed, input-required or a Message reply; 1: failure or unknown name.
+ * conversation (contextId, and the task while it waits for input); `--task ID` replies to that
+ * task; `--new` starts a new conversation. Streams when the card offers it (see `converse`).
+ * Exit 0: completed or a Message reply; 1: failure or unknown name; 3: waiting for a reply;
+ * 4: the client stopped waiting.
  */
 @SubCommand({
   name: 'call',
@@ -77,35 +94,8 @@ export class A2aCallCommand extends CommandRunner {
     const redactor = new Redactor();
     const conn = this.store.get(name);
     if (!conn) return fail(`no saved connection "${name}" (see: superqode a2a list)`, redactor);
-    const trace = new ClientTrace(
-      redactor,
-      f.inspect && !f.json ? (e) => out(formatTraceEntry(e)) : undefined,
-    );
-    const token = conn.token
-      ? { token: conn.token }
-      : conn.tokenEnv
-        ? { token: clientEnv(conn.tokenEnv), fromEnv: conn.tokenEnv }
-        : {};
-    const cache = new MemoryCardCache();
-    if (conn.card) cache.set(conn.card.url, conn.card);
-    const flags = {
-      header: conn.headers,
-      tlsCert: conn.tls?.cert,
-      tlsKey: conn.tls?.key,
-      tlsCa: conn.tls?.ca,
-    };
-    const options = {
-      ...clientOptions(flags, trace, token),
-      cardCache: cache,
-      oauth: cliOAuthProvider(),
-    };
-    if (conn.token) options.tokenSource = `saved connection "${conn.name}"`;
     try {
-      const client = await withSpinner(
-        'reading the agent card',
-        () => A2AClient.connect(conn.url, options),
-        { enabled: !f.inspect },
-      );
+      const { client } = await openTarget(this.store, name, f, redactor);
       try {
         await this.call(client, conn, text, f);
       } finally {
@@ -123,25 +113,54 @@ export class A2aCallCommand extends CommandRunner {
     f: CallFlags,
   ): Promise<void> {
     const thread = f.new ? {} : { contextId: conn.contextId, taskId: conn.taskId };
-    const result = await withSpinner('waiting for the agent', () => client.send(text, thread), {
-      enabled: !f.inspect,
-    });
-    const view = viewResult(result);
-    const waiting = view.state === 'input-required' || view.state === 'auth-required';
     const d = client.discovery;
-    this.store.update(conn.name, {
-      contextId: view.contextId ?? conn.contextId,
-      taskId: waiting ? view.taskId : undefined,
-      card: d.etag ? { url: d.cardUrl, etag: d.etag, card: d.card } : conn.card,
-    });
-    if (f.json) outJson({ connection: conn.name, result: view });
-    else out(...resultLines(view));
-    if (!succeeded(view)) process.exitCode = 1;
+    const save = (t: Thread): void =>
+      this.store.update(conn.name, {
+        ...t,
+        card: d.etag ? { url: d.cardUrl, etag: d.etag, card: d.card } : conn.card,
+      });
+    const view = await converse(
+      client,
+      text,
+      thread,
+      f,
+      { url: conn.url, connection: conn.name },
+      save,
+    );
+    if (f.json) outJson({ connection: conn.name, result: view ?? null });
   }
 
   @Option({ flags: '--new', description: 'start a new conversation (forget the saved contextId)' })
   parseNew(): boolean {
     return true;
+  }
+
+  @Option({ flags: '--task <id>', description: TURN_HELP.task })
+  parseTask(v: string): string {
+    return parseId('--task', v);
+  }
+
+  @Option({ flags: '--no-stream', description: TURN_HELP.noStream })
+  parseNoStream(): boolean {
+    return false;
+  }
+
+  @Option({ flags: '--no-wait', description: TURN_HELP.noWait })
+  parseNoWait(): boolean {
+    return false;
+  }
+
+  @Option({ flags: '--idle-timeout <seconds>', description: TURN_HELP.idleTimeout })
+  parseIdleTimeoutFlag(v: string): number {
+    return parseIdleTimeout(v);
+  }
+
+  @Option({
+    flags: '--timeout <seconds>',
+    description: 'time bound per request, 1-3600 s (default 60)',
+  })
+  parseTimeout(v: string): number {
+    return parseTimeoutSeconds(v);
   }
 
   @Option({ flags: '--json', description: 'print JSON' })
@@ -152,6 +171,20 @@ export class A2aCallCommand extends CommandRunner {
   @Option({ flags: '--inspect', description: 'print the redacted trace' })
   parseInspect(): boolean {
     return true;
+  }
+}
+
+/** `superqode a2a remove NAME`: forgets a saved connection and its saved token. Exit 1 when unknown. */
+@SubCommand({ name: 'remove', arguments: '<name>', description: 'Remove a saved A2A connection' })
+export class A2aRemoveCommand extends CommandRunner {
+  constructor(private readonly store: ConnectionsStore) {
+    super();
+  }
+
+  async run([name]: string[]): Promise<void> {
+    if (!this.store.remove(name))
+      return fail(`no saved connection "${name}" (see: superqode a2a list)`, new Redactor());
+    out(`removed ${name}`);
   }
 }
 
@@ -169,14 +202,40 @@ export class A2aDiscoverCommand extends ConnectionCommand {
   async run([url]: string[], f: ConnectionFlags = {}): Promise<void> {
     const redactor = new Redactor();
     try {
+      const options = clientOptions(f, new ClientTrace(redactor));
       const report = await withSpinner('reading the agent card', () =>
-        discoverReport(url, clientOptions(f, new ClientTrace(redactor))),
+        discoverReport(url, options),
       );
-      if (f.json) outJson(report.json);
-      else out(...report.lines);
+      const caps = (report.json.card as { capabilities?: Record<string, unknown> }).capabilities;
+      const extended = caps?.extendedAgentCard ? await extendedCard(url, options) : undefined;
+      if (f.json) outJson({ ...report.json, extendedCard: extended?.json ?? null });
+      else out(...report.lines, ...(extended ? [extended.line] : []));
     } catch (err) {
       fail(err, redactor);
     }
+  }
+}
+
+/**
+ * GetExtendedAgentCard for a card that advertises it: one line naming its skills, or why it was
+ * not read (it usually needs the credentials the card declares).
+ */
+async function extendedCard(
+  url: string,
+  options: A2AClientOptions,
+): Promise<{ line: string; json: unknown }> {
+  try {
+    const client = await A2AClient.connect(url, options);
+    try {
+      const card = await client.getExtendedCard();
+      const skills = card.skills.map((s) => s.name).join(', ') || 'none';
+      return { line: `extended card: ${card.name} ${card.version}; skills: ${skills}`, json: card };
+    } finally {
+      await client.close();
+    }
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0];
+    return { line: `extended card: not read (${why})`, json: { error: why } };
   }
 }
 
@@ -184,11 +243,23 @@ export class A2aDiscoverCommand extends ConnectionCommand {
 @Command({
   name: 'a2a',
   description: 'A2A client: saved connections and discovery',
-  subCommands: [A2aListCommand, A2aCallCommand, A2aDiscoverCommand, ReconcileTasksCommand],
+  subCommands: [
+    A2aListCommand,
+    A2aCallCommand,
+    A2aRemoveCommand,
+    A2aDiscoverCommand,
+    A2aGetCommand,
+    A2aCancelCommand,
+    A2aSubscribeCommand,
+    A2aTasksCommand,
+    ReconcileTasksCommand,
+  ],
 })
 export class A2aCommand extends CommandRunner {
   async run(): Promise<void> {
-    process.stdout.write('Usage: superqode a2a list|call|discover (see --help)\n');
+    process.stdout.write(
+      'Usage: superqode a2a list|call|remove|discover|get|cancel|subscribe|tasks|reconcile (see --help)\n',
+    );
     process.exitCode = 2;
   }
 }

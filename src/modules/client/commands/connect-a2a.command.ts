@@ -4,20 +4,11 @@ import { ClientTrace, formatTraceEntry } from '../client-trace';
 import { runConformance } from '../conformance';
 import { CONNECTION_NAME, ConnectionsStore } from '../connections.store';
 import { Redactor } from '../redact';
-import { viewResult } from '../result-view';
 import { withSpinner } from '../spinner';
-import {
-  checksTable,
-  fail,
-  out,
-  outJson,
-  resultLines,
-  succeeded,
-  summaryJson,
-  summaryLines,
-  warn,
-} from './client-output';
+import { checksTable, fail, out, outJson, summaryJson, summaryLines, warn } from './client-output';
 import { cliOAuthProvider } from './oauth-cli';
+import { converse, type Thread, type TurnFlags } from './conversation';
+import { parseId, parseIdleTimeout, TURN_HELP } from './turn-flags';
 import {
   chooseToken,
   clientOptions,
@@ -32,7 +23,7 @@ import {
 export const DEFAULT_CONNECT_TEXT = 'hello';
 
 /** Flags of `superqode connect a2a`. */
-export interface ConnectA2aFlags extends ConnectionFlags {
+export interface ConnectA2aFlags extends ConnectionFlags, TurnFlags {
   /** `--send TEXT`; `false` with `--no-send` (card only). */
   send?: string | false;
   inspect?: boolean;
@@ -92,7 +83,7 @@ export class ConnectA2aCommand extends ConnectionCommand {
         );
       for (const w of client.auth.warnings) warn(w, redactor);
       if (f.save) this.save(f.save, url, f, token);
-      await this.sendAndPrint(client, f, trace);
+      await this.sendAndPrint(client, url, f, trace);
     } catch (err) {
       fail(err, redactor);
     } finally {
@@ -102,6 +93,7 @@ export class ConnectA2aCommand extends ConnectionCommand {
 
   private async sendAndPrint(
     client: A2AClient,
+    url: string,
     f: ConnectA2aFlags,
     trace: ClientTrace,
   ): Promise<void> {
@@ -119,22 +111,20 @@ export class ConnectA2aCommand extends ConnectionCommand {
         });
       return out(...summary, '', 'card checked; no message sent (--no-send)');
     }
-    const result = await withSpinner(
-      'waiting for the agent',
-      () => client.send(f.send || DEFAULT_CONNECT_TEXT),
-      { enabled: !f.inspect },
-    );
-    const view = viewResult(result);
-    if (f.save && view.contextId) this.store.update(f.save, { contextId: view.contextId });
-    if (f.json)
-      outJson({
+    const follow = { url, connection: f.save };
+    const save = (t: Thread): void => {
+      if (f.save) this.store.update(f.save, t);
+    };
+    if (f.json) {
+      const view = await converse(client, f.send || DEFAULT_CONNECT_TEXT, {}, f, follow, save);
+      return outJson({
         ...summaryJson(client),
-        result: view,
+        result: view ?? null,
         trace: f.inspect ? trace.entries.map(formatTraceEntry) : undefined,
         saved: f.save ?? null,
       });
-    else out(...summary, ...resultLines(view));
-    if (!succeeded(view)) process.exitCode = 1;
+    }
+    await converse(client, f.send || DEFAULT_CONNECT_TEXT, {}, f, follow, save, summary);
   }
 
   private async conformance(
@@ -169,6 +159,8 @@ export class ConnectA2aCommand extends ConnectionCommand {
       tls: tlsFrom(f),
       token: token.fromEnv ? undefined : token.token,
       tokenEnv: token.fromEnv,
+      trustOrigins: f.trustOrigin,
+      allowInsecure: f.allowInsecure || undefined,
       contextId: undefined,
       taskId: undefined,
     });
@@ -209,6 +201,26 @@ export class ConnectA2aCommand extends ConnectionCommand {
   })
   parseLogout(): boolean {
     return true;
+  }
+
+  @Option({ flags: '--no-stream', description: TURN_HELP.noStream })
+  parseNoStream(): boolean {
+    return false;
+  }
+
+  @Option({ flags: '--no-wait', description: TURN_HELP.noWait })
+  parseNoWait(): boolean {
+    return false;
+  }
+
+  @Option({ flags: '--idle-timeout <seconds>', description: TURN_HELP.idleTimeout })
+  parseIdleTimeoutFlag(v: string): number {
+    return parseIdleTimeout(v);
+  }
+
+  @Option({ flags: '--task <id>', description: TURN_HELP.task })
+  parseTask(v: string): string {
+    return parseId('--task', v);
   }
 
   @Option({

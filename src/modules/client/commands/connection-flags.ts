@@ -3,6 +3,7 @@ import type { A2AClientOptions } from '../a2a-client';
 import { CLIENT_ENV, clientEnv } from '../../../config/client-env';
 import type { ClientTrace } from '../client-trace';
 import type { TlsFiles } from '../tls-fetch';
+import { parseOrigin } from '../credential-policy';
 
 /**
  * A flag value refused by an `@Option` parser. Commander recognises it by `code`, prints one
@@ -28,6 +29,10 @@ export interface ConnectionFlags {
   timeout?: number;
   /** `--json`: one JSON document on stdout instead of text. */
   json?: boolean;
+  /** `--trust-origin ORIGIN`, repeatable: more origins that may receive credentials. */
+  trustOrigin?: string[];
+  /** `--allow-insecure`: credentials may go over plain HTTP to a non-loopback host. */
+  allowInsecure?: boolean;
 }
 
 /**
@@ -41,6 +46,17 @@ export function parseHeader(value: string): [string, string] {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
     throw new UsageError(`--header takes NAME:VALUE, got "${value.slice(0, 40)}"`);
   return [name, value.slice(i + 1).trim()];
+}
+
+/**
+ * `--timeout SECONDS`: 1-3600.
+ * @throws {UsageError} Anything else.
+ */
+export function parseTimeoutSeconds(v: string): number {
+  const n = /^\d{1,4}$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 1 && n <= 3600))
+    throw new UsageError('--timeout must be a whole number of seconds from 1 to 3600');
+  return n;
 }
 
 /** Where the token of a connection comes from. */
@@ -77,6 +93,8 @@ export function clientOptions(
     tls: tlsFrom(f),
     timeoutMs: f.timeout ? f.timeout * 1000 : undefined,
     trace,
+    trustOrigins: f.trustOrigin,
+    allowInsecure: f.allowInsecure,
   };
 }
 
@@ -121,10 +139,29 @@ export abstract class ConnectionCommand extends CommandRunner {
     description: 'time bound per request, 1-3600 s (default 60)',
   })
   parseTimeout(v: string): number {
-    const n = /^\d{1,4}$/.test(v) ? Number(v) : NaN;
-    if (!(n >= 1 && n <= 3600))
-      throw new UsageError('--timeout must be a whole number of seconds from 1 to 3600');
-    return n;
+    return parseTimeoutSeconds(v);
+  }
+
+  @Option({
+    flags: '--trust-origin <origin>',
+    description:
+      "also send credentials to this origin (an interface not on the card's origin; repeatable)",
+  })
+  parseTrustOrigin(v: string, previous: string[] = []): string[] {
+    const origin = parseOrigin(v);
+    if (!origin)
+      throw new UsageError(
+        `--trust-origin takes an http(s) origin such as https://api.example, got "${v.slice(0, 60)}"`,
+      );
+    return [...previous, origin];
+  }
+
+  @Option({
+    flags: '--allow-insecure',
+    description: 'allow credentials over plain HTTP to a non-loopback host',
+  })
+  parseAllowInsecure(): boolean {
+    return true;
   }
 
   @Option({ flags: '--json', description: 'print one JSON document instead of text' })

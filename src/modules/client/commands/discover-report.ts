@@ -1,3 +1,4 @@
+import { policyFor } from '../a2a-connect';
 import type { A2AClientOptions } from '../a2a-client';
 import { planAuth } from '../auth-plan';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../bounded-body';
@@ -34,6 +35,7 @@ export async function discoverReport(url: string, o: A2AClientOptions): Promise<
       extraHeaders: o.headers ?? [],
       timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxBodyBytes,
+      policy: policyFor(url, o),
       stage: 'discovery',
     });
     const d = await discoverCard(url, { fetchImpl, maxBodyBytes });

@@ -8,7 +8,8 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { storesConfig } from '../../../config/namespaces';
 import { describeStore } from '../../../common/database/database-url';
 import { StoreProbe } from '../store-probe.service';
 import { TaskReconciler } from '../task-reconciler.service';
@@ -82,12 +83,12 @@ export class StoreLifecycle
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly config: A2aConfig,
+    @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
     private readonly probe: StoreProbe,
     heartbeat: StoreHeartbeat,
     @Inject(STORE_JOBS) private readonly reconcilers: StoreJobs,
   ) {
-    const { heartbeatMs, leaseMs } = config.store;
+    const { heartbeatMs, leaseMs } = config;
     const reconcile = async () => {
       await reconcilers.tasks.reconcile();
       await reconcilers.runs.reconcile();

@@ -4,7 +4,7 @@ import type { ConfigType } from '@nestjs/config';
 import { harnessConfig, storesConfig } from '../../config/namespaces';
 import { Public } from '../../common/decorators/public.decorator';
 import { AgentCardService } from '../agent-card/agent-card.service';
-import { StoreProbe } from '../tasks/store-probe.service';
+import { TasksService } from '../tasks/tasks.service';
 import { PACKAGE_VERSION } from './package-version';
 import { SkillRouter } from '../skills/skill-router.service';
 import { BoundedThrottlerStorage, ThrottleStats } from '../auth/bounded-throttler.storage';
@@ -50,7 +50,7 @@ export class HealthController {
     @Inject(storesConfig.KEY) private readonly stores: ConfigType<typeof storesConfig>,
     @Inject(harnessConfig.KEY) private readonly harnessSettings: ConfigType<typeof harnessConfig>,
     private readonly cards: AgentCardService,
-    private readonly storeProbe: StoreProbe,
+    private readonly tasks: TasksService,
     private readonly throttles: BoundedThrottlerStorage,
     private readonly harness: HarnessRuntime,
     private readonly skills: SkillRouter,
@@ -59,7 +59,7 @@ export class HealthController {
   @Get()
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const card = this.cards.card();
-    const { reachable, writable, failedWrites } = await this.storeProbe.probe();
+    const { reachable, writable, failedWrites } = await this.tasks.health();
     if (!writable) void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
     return {
       status: writable ? 'ok' : 'degraded',

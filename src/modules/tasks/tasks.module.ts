@@ -8,6 +8,7 @@ import { TaskReconciler } from './task-reconciler.service';
 import type { TaskReconcilerOptions } from './task-reconciler.service';
 import { TaskWriteFailures } from './task-write-failures';
 import { StoreProbe } from './store-probe.service';
+import { TasksService } from './tasks.service';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
 import { withStoreDataSource } from '../../common/database/store-data-source';
@@ -83,8 +84,11 @@ const STORE: NamedStore = {
     TaskReconciler,
     TaskWriteFailures,
     StoreProbe,
+    TasksService,
   ],
-  exports: [TASK_STORE, TaskReconciler, TaskWriteFailures, StoreProbe],
+  // TASK_STORE for the A2A core's request handler; TaskWriteFailures for the heartbeat's probe.
+  // Everyone else goes through TasksService.
+  exports: [TASK_STORE, TasksService, TaskWriteFailures],
 })
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */

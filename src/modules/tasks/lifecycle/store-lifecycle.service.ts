@@ -11,8 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConfigType } from '@nestjs/config';
 import { storesConfig } from '../../../config/namespaces';
 import { describeStore } from '../../../common/database/database-url';
-import { StoreProbe } from '../store-probe.service';
-import { TaskReconciler } from '../task-reconciler.service';
+import { TasksService } from '../tasks.service';
 import { HarnessRunReconciler } from './harness-run-reconciler.service';
 import { StoreHeartbeat } from './store-heartbeat.service';
 import { TaskRetention } from './task-retention.service';
@@ -24,7 +23,7 @@ export const STORE_JOBS = Symbol('STORE_JOBS');
 export interface StoreJobs {
   /** This process's owner id (released at shutdown). */
   ownerId: string;
-  tasks: TaskReconciler;
+  tasks: TasksService;
   runs: HarnessRunReconciler;
   retention: TaskRetention;
 }
@@ -84,13 +83,12 @@ export class StoreLifecycle
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
-    private readonly probe: StoreProbe,
     heartbeat: StoreHeartbeat,
     @Inject(STORE_JOBS) private readonly reconcilers: StoreJobs,
   ) {
     const { heartbeatMs, leaseMs } = config;
     const reconcile = async () => {
-      await reconcilers.tasks.reconcile();
+      await reconcilers.tasks.failOrphaned();
       await reconcilers.runs.reconcile();
     };
     this.jobs = [
@@ -138,7 +136,7 @@ export class StoreLifecycle
 
   private async start(): Promise<void> {
     this.started = true;
-    const probe = await this.probe.probe();
+    const probe = await this.reconcilers.tasks.health();
     if (!probe.writable) {
       this.logger.warn(
         `Task store ${describeStore(this.config.taskDatabaseUrl, this.config.taskStorePath)} refuses writes (${probe.error ?? 'failed saves pending'}): ` +

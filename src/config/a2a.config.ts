@@ -6,6 +6,14 @@ export type { HttpServeSettings, ServerSettings } from './namespaces/server.conf
 export type { HarnessServeSettings } from './namespaces/harness.config';
 export type { StoreSettings } from './namespaces/stores.config';
 
+/** A configuration the server refuses to start with (remote bind, harness access); the message names the flag. */
+export class ServePolicyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServePolicyError';
+  }
+}
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
 
 /** True when `host` is a loopback name or address (127.0.0.0/8, ::1, localhost). */
@@ -19,7 +27,7 @@ export function isLoopbackHost(host: string): boolean {
  */
 export function assertBindAllowed(host: string, allowRemote: boolean): void {
   if (allowRemote || isLoopbackHost(host)) return;
-  throw new Error(
+  throw new ServePolicyError(
     `Refusing to bind ${host}: it is not a loopback address. ` +
       'Pass --allow-remote (SUPERQODE_A2A_ALLOW_REMOTE=true) to serve beyond this machine.',
   );
@@ -92,13 +100,13 @@ function assertHarnessAccessUsable(
       access === 'operator' && !credentials.token ? '--token' : '',
     ];
     if (missing.some(Boolean)) {
-      throw new Error(
+      throw new ServePolicyError(
         `Refusing --expose-harness on a remote bind without ${missing.filter(Boolean).join(' and ')}: ` +
           'the harness runs commands in this checkout, so name the spec and require the operator token.',
       );
     }
     if (access === 'anonymous') {
-      throw new Error(
+      throw new ServePolicyError(
         'Refusing --harness-access anonymous on a remote bind: anyone who reaches the server could run ' +
           'commands in this checkout. Use --harness-access operator (the --token holder) or keyed (API keys ' +
           'issued with --scope harness).',
@@ -106,12 +114,12 @@ function assertHarnessAccessUsable(
     }
   }
   if (access === 'operator' && !credentials.token) {
-    throw new Error(
+    throw new ServePolicyError(
       'Refusing --harness-access operator without --token (SUPERQODE_A2A_TOKEN): nobody could run the harness.',
     );
   }
   if (access === 'keyed' && !credentials.keySecret) {
-    throw new Error(
+    throw new ServePolicyError(
       'Refusing --harness-access keyed without SUPERQODE_A2A_KEY_SECRET: no API key could be verified ' +
         '(create one with `superqode a2a-keys secret`).',
     );

@@ -7,6 +7,9 @@ import { AppModule } from '../../src/app.module';
 import { adapterFor, bootConfig, configureApp } from '../../src/bootstrap';
 import type { RawEnv } from '../../src/config/env.schema';
 
+/** Methods the bindings and guards answer. */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE' | 'OPTIONS';
+
 /** A reply as the e2e `post`/`get` builders return it (fetch-like headers, parsed JSON). */
 export interface InjectedReply {
   status: number;
@@ -30,6 +33,13 @@ export interface InjectedApp {
   post(url: string, body: unknown, headers?: Record<string, string>): Promise<InjectedReply>;
   /** GETs the path of `url`. */
   get(url: string, headers?: Record<string, string>): Promise<InjectedReply>;
+  /** Any method (HEAD, OPTIONS, DELETE…) to the path of `url`. */
+  request(
+    method: HttpMethod,
+    url: string,
+    headers?: Record<string, string>,
+    body?: unknown,
+  ): Promise<InjectedReply>;
   close(): Promise<void>;
 }
 
@@ -65,7 +75,7 @@ export async function startInjectedApp(env: RawEnv = {}): Promise<InjectedApp> {
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   const send = async (
-    method: 'GET' | 'POST',
+    method: HttpMethod,
     target: string,
     headers: Record<string, string>,
     body?: unknown,
@@ -98,6 +108,7 @@ export async function startInjectedApp(env: RawEnv = {}): Promise<InjectedApp> {
     post: (target, body, headers = { 'content-type': 'application/json' }) =>
       send('POST', target, headers, body),
     get: (target, headers = {}) => send('GET', target, headers),
+    request: (method, target, headers = {}, body) => send(method, target, headers, body),
     close: async () => {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

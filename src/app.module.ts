@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { EMBEDDED_HARNESS_CONTROLLER } from './modules/harness/a2a/active-harness';
 import { HarnessProtocolController } from './modules/harness/protocol/harness-protocol';
-import { A2aConfigModule } from './config/a2a-config.module';
+import { A2aConfigModule, ValidatedEnv } from './config/a2a-config.module';
 import { RawEnv } from './config/env.schema';
 import { A2aSkillContribution, skillContributions } from './modules/skills/skill-contributions';
 import { AgentCardModule } from './modules/agent-card/agent-card.module';
@@ -46,11 +46,15 @@ class EmbeddingModule {
 @Module({})
 export class AppModule {
   /**
-   * @param overrides - Settings that win over the environment (CLI flags, tests).
+   * @param overrides - Settings that win over the environment (CLI flags, tests), or an env
+   *   validated already (bootstrap's `bootConfig`).
    * @param embedding - For embedding applications: their own Harness Protocol controller and skills.
    * @throws {TypeError} A skill contribution that is neither a module nor a skill instance.
    */
-  static forRoot(overrides: RawEnv = {}, embedding: AppEmbedding = {}): DynamicModule {
+  static forRoot(
+    overrides: RawEnv | ValidatedEnv = {},
+    embedding: AppEmbedding = {},
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [

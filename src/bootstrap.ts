@@ -3,14 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import type { AppEmbedding } from './app.module';
-import {
-  A2aConfig,
-  assertBindAllowed,
-  remoteBindWarnings,
-  trustedProxyHops,
-} from './config/a2a.config';
+import { assertServePolicy, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
+import { ValidatedEnv } from './config/a2a-config.module';
 import { Env, RawEnv } from './config/env.schema';
-import { loadEnv } from './config/load-env';
+import { accessConfig, cardConfig, httpConfig, serverConfig } from './config/namespaces';
+import type { ConfigType } from '@nestjs/config';
 import { redactUrl } from './common/http/redact-url';
 import { registerRequestGuards } from './modules/transport/http/request-guards';
 import {
@@ -73,11 +70,28 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  const config = app.get(A2aConfig);
-  registerRequestGuards(fastify, config);
-  capConnectionsPerAddress(app.getHttpServer(), config.http.maxConnectionsPerAddress);
+  const http = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
+  registerRequestGuards(fastify, {
+    publicUrl: app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY).publicUrl,
+    http,
+    legacyV03: app.get<ConfigType<typeof cardConfig>>(cardConfig.KEY).legacyV03,
+  });
+  capConnectionsPerAddress(app.getHttpServer(), http.maxConnectionsPerAddress);
   app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * Validates the configuration once (the env schema) and checks the serve policy once (remote
+ * bind, harness access): what every way of starting the server does before building it.
+ * @param overrides - Settings that win over the environment (CLI flags, tests).
+ * @throws {ConfigValidationError} An invalid variable (each named).
+ * @throws {Error} A refused bind or harness access (naming the flag to change).
+ */
+export function bootConfig(overrides: RawEnv = {}): ValidatedEnv {
+  const validated = ValidatedEnv.load(overrides);
+  assertServePolicy(validated.env);
+  return validated;
 }
 
 /**
@@ -89,10 +103,10 @@ export async function createApp(
   overrides: RawEnv = {},
   embedding: AppEmbedding = {},
 ): Promise<NestFastifyApplication> {
-  const env = loadEnv(overrides);
-  assertBindAllowed(env.SUPERQODE_A2A_HOST, env.SUPERQODE_A2A_ALLOW_REMOTE);
+  const validated = bootConfig(overrides);
+  const env = validated.env;
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(overrides, embedding),
+    AppModule.forRoot(validated, embedding),
     adapterFor(env),
     {
       bodyParser: false,
@@ -112,10 +126,10 @@ export async function startServer(
   embedding: AppEmbedding = {},
 ): Promise<{ app: NestFastifyApplication; url: string }> {
   const app = await createApp(overrides, embedding);
-  const config = app.get(A2aConfig);
-  const publicUrlGiven = loadEnv(overrides).SUPERQODE_A2A_PUBLIC_URL !== undefined;
+  const server = app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY);
+  const access = app.get<ConfigType<typeof accessConfig>>(accessConfig.KEY);
   const logger = new Logger('Bootstrap');
-  for (const warning of remoteBindWarnings(config, publicUrlGiven)) logger.warn(warning);
-  await app.listen(config.port, config.host);
-  return { app, url: config.publicUrl };
+  for (const warning of remoteBindWarnings(server, access)) logger.warn(warning);
+  await app.listen(server.port, server.host);
+  return { app, url: server.publicUrl };
 }

@@ -27,7 +27,7 @@ export {
   textPart,
 } from './modules/skills/message-parts';
 export { acceptsOutput } from './modules/skills/content-modes';
-export { A2aConfig } from './config/a2a.config';
+export * from './config/namespaces';
 export { AppModule } from './app.module';
 
 /** Options of {@link createA2AServer}; anything unset comes from the environment or the defaults. */

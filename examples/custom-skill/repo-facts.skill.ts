@@ -1,17 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentSkill, Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import {
-  A2aConfig,
   A2aSkill,
   A2aSkillProvider,
   acceptsOutput,
   agentMessage,
   artifact,
   dataPart,
+  harnessConfig,
   textPart,
 } from '../../src/index';
 import { readRepoFacts, repoFactsText } from './repo-facts';
@@ -30,7 +31,9 @@ export const REPO_FACTS_SKILL_ID = 'repo-facts';
 export class RepoFactsSkill extends A2aSkill {
   readonly id = REPO_FACTS_SKILL_ID;
 
-  constructor(private readonly config: A2aConfig) {
+  constructor(
+    @Inject(harnessConfig.KEY) private readonly harness: ConfigType<typeof harnessConfig>,
+  ) {
     super();
   }
 
@@ -58,7 +61,7 @@ export class RepoFactsSkill extends A2aSkill {
   }
 
   async execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void> {
-    const facts = readRepoFacts(this.config.harness.workingDir);
+    const facts = readRepoFacts(this.harness.workingDir);
     const accepted = context.request.configuration?.acceptedOutputModes ?? [];
     const parts = [textPart(repoFactsText(facts))];
     if (acceptsOutput('application/json', accepted)) parts.push(dataPart(facts));

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { CommandFactory, CommandRunnerService } from 'nest-commander';
 import { CliModule } from '../cli.module';
 import { PACKAGE_VERSION } from '../modules/health/package-version';
+import { cliExitCodeFor } from '../common/errors/error-map';
+import { CLI_EXIT } from './exit-codes';
 
 /** What `CommandFactory` accepts (nest-commander does not export the type by name). */
 type CommandFactoryRunOptions = Extract<
@@ -12,7 +14,7 @@ type CommandFactoryRunOptions = Extract<
 >;
 
 /** Exit codes of every `superqode` command (README, "CLI"): 0 ok, 1 failure, 2 usage error. */
-export const CLI_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+export { CLI_EXIT } from './exit-codes';
 
 /**
  * The exit code for a commander exit: help and version 0, anything else commander reports
@@ -42,7 +44,7 @@ export const CLI_OPTIONS: CommandFactoryRunOptions = {
   helpConfiguration: { helpWidth: 80 },
   serviceErrorHandler: (err: Error) => {
     new Logger('superqode').error(err.message);
-    process.exitCode = CLI_EXIT.failed;
+    process.exitCode = cliExitCodeFor(err);
   },
   errorHandler: exitForCommander,
 };

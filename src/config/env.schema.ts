@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigValidationError } from './config-errors';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
@@ -184,13 +185,10 @@ export type RawEnv = Partial<Record<keyof Env, string | number | boolean | undef
  * Validates raw variables against {@link envSchema}.
  * @param raw - `process.env` merged with CLI overrides (unknown keys are ignored).
  * @returns The typed configuration.
- * @throws {Error} One line per invalid variable: `NAME: message`.
+ * @throws {ConfigValidationError} One issue per invalid variable (`NAME="value": problem`).
  */
 export function validateEnv(raw: Record<string, unknown>): Env {
   const r = envSchema.safeParse(raw);
   if (r.success) return r.data;
-  throw new Error(
-    'Invalid configuration:\n' +
-      r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n'),
-  );
+  throw ConfigValidationError.fromZod(r.error.issues, raw);
 }

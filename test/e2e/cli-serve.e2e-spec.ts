@@ -7,10 +7,18 @@ const CLI = join(__dirname, '../../dist/cli.js');
 
 /** Runs the built CLI (`npm test` builds first) and returns exit code and output. */
 function superqode(...args: string[]): { status: number | null; out: string } {
+  return superqodeWith({}, ...args);
+}
+
+/** {@link superqode} with extra environment variables. */
+function superqodeWith(
+  env: Record<string, string>,
+  ...args: string[]
+): { status: number | null; out: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error' },
+    env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
   });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
@@ -30,10 +38,33 @@ describe('superqode serve a2a (built CLI, exit codes)', () => {
     expect(r.out).not.toMatch(/\bat \S+ \(/); // one line, no stack trace
   });
 
-  it('refuses an invalid port with the variable named, exit 1', () => {
+  it('refuses an invalid --port naming the flag and the value typed, exit 1 (#19)', () => {
     const r = superqode('serve', 'a2a', '--port', 'abc', '--no-task-store');
     expect(r.status).toBe(1);
-    expect(r.out).toMatch(/SUPERQODE_A2A_PORT/);
+    expect(r.out).toContain('--port "abc": must be a number');
+    expect(r.out).not.toMatch(/SUPERQODE_A2A_PORT|NaN/);
+  });
+
+  it('names the variable when the environment gave the bad value (#19)', () => {
+    const r = superqodeWith({ SUPERQODE_A2A_PORT: 'abc' }, 'serve', 'a2a', '--no-task-store');
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('SUPERQODE_A2A_PORT="abc": must be a number');
+  });
+
+  it('--provider ollama is refused with the openai-compatible flags as a hint (#19)', () => {
+    const r = superqode('serve', 'a2a', '--port', '0', '--no-task-store', '--provider', 'ollama');
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('--provider "ollama": must be one of: openai, anthropic');
+    expect(r.out).toContain(
+      'use --provider openai-compatible --base-url http://127.0.0.1:11434/v1',
+    );
+  });
+
+  it('never echoes a secret flag value in the error (#19)', () => {
+    const r = superqode('serve', 'a2a', '--no-task-store', '--token', 'short-secret');
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('--token: must be at least 16 characters');
+    expect(r.out).not.toContain('short-secret');
   });
 
   it('an unknown flag is refused with a non-zero exit', () => {
@@ -43,10 +74,10 @@ describe('superqode serve a2a (built CLI, exit codes)', () => {
   });
 
   it('maps flags onto the env schema (--no-task-store, --no-legacy)', () => {
-    expect(toEnv({ taskStore: false, legacy: false, port: 9000, host: '::1' })).toMatchObject({
+    expect(toEnv({ taskStore: false, legacy: false, port: '9000', host: '::1' })).toMatchObject({
       SUPERQODE_A2A_TASK_STORE_ENABLED: false,
       SUPERQODE_A2A_LEGACY_V03: false,
-      SUPERQODE_A2A_PORT: 9000,
+      SUPERQODE_A2A_PORT: '9000',
       SUPERQODE_A2A_HOST: '::1',
     });
     expect(toEnv({ taskStore: 'x.sqlite3' }).SUPERQODE_A2A_TASK_STORE_PATH).toBe('x.sqlite3');

@@ -6,9 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
-import { adapterFor, configureApp } from '../../src/bootstrap';
+import { adapterFor, bootConfig, configureApp } from '../../src/bootstrap';
 import type { RawEnv } from '../../src/config/env.schema';
-import { loadEnv } from '../../src/config/load-env';
 
 type ModuleImport = Type<unknown> | DynamicModule;
 
@@ -66,9 +65,11 @@ export async function startTestServer(
     SUPERQODE_A2A_HARNESS_STORE_PATH: join(dir, 'harness.sqlite3'),
     ...env,
   };
-  const resolved = loadEnv(overrides);
+  // As bootstrap does: validated once, the serve policy checked once, then the container.
+  const validated = bootConfig(overrides);
+  const resolved = validated.env;
   let builder = Test.createTestingModule({
-    imports: [AppModule.forRoot(overrides), ...(opts.imports ?? [])],
+    imports: [AppModule.forRoot(validated), ...(opts.imports ?? [])],
   });
   if (opts.customize) builder = opts.customize(builder);
   const moduleRef = await builder.compile();

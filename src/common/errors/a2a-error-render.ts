@@ -7,6 +7,7 @@ import {
   toRestErrorBody,
 } from '@a2a-js/sdk/errors';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { toA2aError } from './error-map';
 
 /** JSON-RPC 2.0 error object (`error` member of a response envelope). */
 export interface JsonRpcErrorObject {
@@ -63,9 +64,13 @@ function transportRejection(err: unknown): TransportRejection | undefined {
   return undefined;
 }
 
-/** A2A errors pass through; anything else is logged once with its stack and becomes generic. */
+/**
+ * A2A errors pass through, and errors of ours become their A2A error ({@link toA2aError}, the
+ * error map); anything else is logged once with its stack and becomes generic.
+ */
 function semantic(err: unknown): A2AError | Error {
-  if (err instanceof A2AError) return err;
+  const mapped = toA2aError(err);
+  if (mapped) return mapped;
   logger.error(`Unexpected failure: ${(err as Error)?.message}`, (err as Error)?.stack);
   return new Error(GENERIC_INTERNAL);
 }

@@ -1,7 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { cardConfig } from '../../config/namespaces';
 import { requestedA2aVersion } from '../../common/http/a2a-version';
 import { AGENT_CARD_PATHS } from './agent-card.constants';
 import { AgentCardService } from './agent-card.service';
@@ -25,7 +26,7 @@ export class AgentCardRoutes implements OnModuleInit {
   constructor(
     private readonly host: HttpAdapterHost,
     private readonly cards: AgentCardService,
-    private readonly config: A2aConfig,
+    @Inject(cardConfig.KEY) private readonly config: ConfigType<typeof cardConfig>,
   ) {}
 
   onModuleInit(): void {
@@ -40,7 +41,7 @@ export class AgentCardRoutes implements OnModuleInit {
   /** Serves the variant the request's A2A-Version selects; 304 when the client's copy is current. */
   serve(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const variant = this.cards.variantFor(requestedA2aVersion(request));
-    const maxAge = this.config.cardCacheMaxAgeS;
+    const maxAge = this.config.cacheMaxAgeS;
     reply
       .headers(CORS_HEADERS)
       .header('cache-control', maxAge > 0 ? `public, max-age=${maxAge}` : 'no-cache')

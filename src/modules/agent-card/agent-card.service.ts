@@ -1,8 +1,9 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AgentCard } from '@a2a-js/sdk';
 import type { AgentInterface } from '@a2a-js/sdk';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { accessConfig, cardConfig, serverConfig } from '../../config/namespaces';
 import { Clock } from '../../common/runtime/clock';
 import { SkillRouter } from '../skills/skill-router.service';
 import {
@@ -48,7 +49,9 @@ export class AgentCardService implements OnApplicationBootstrap {
   };
 
   constructor(
-    private readonly config: A2aConfig,
+    @Inject(cardConfig.KEY) private readonly cardSettings: ConfigType<typeof cardConfig>,
+    @Inject(serverConfig.KEY) private readonly server: ConfigType<typeof serverConfig>,
+    @Inject(accessConfig.KEY) private readonly access: ConfigType<typeof accessConfig>,
     private readonly skills: SkillRouter,
     clock: Clock,
   ) {
@@ -84,8 +87,8 @@ export class AgentCardService implements OnApplicationBootstrap {
     const card = this.build(this.skills);
     const json = AgentCard.toJSON(card) as Record<string, unknown>;
     const strict = variant(json);
-    const dual = this.config.legacyV03
-      ? variant(withLegacyFields(json, this.config.publicUrl))
+    const dual = this.cardSettings.legacyV03
+      ? variant(withLegacyFields(json, this.server.publicUrl))
       : strict;
     this.built = { card, strict, dual };
     return this.built;
@@ -96,9 +99,9 @@ export class AgentCardService implements OnApplicationBootstrap {
    * it is required (`securityRequirements`) only when anonymous access is off. No secret appears.
    */
   private security(): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
-    if (!this.config.credentialsConfigured)
+    if (!this.access.credentialsConfigured)
       return { securitySchemes: {}, securityRequirements: [] };
-    const description = this.config.allowAnonymous
+    const description = this.access.allowAnonymous
       ? 'Optional: a signed API key (sqk_live_…) or operator token raises rate limits; without one the caller is anonymous.'
       : 'Required: a signed API key (sqk_live_…) or the operator token.';
     const scheme = {
@@ -107,14 +110,14 @@ export class AgentCardService implements OnApplicationBootstrap {
     };
     return {
       securitySchemes: { [BEARER_SCHEME]: { scheme } },
-      securityRequirements: this.config.allowAnonymous
+      securityRequirements: this.access.allowAnonymous
         ? []
         : [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
     };
   }
 
   private build(skills: SkillRouter): AgentCard {
-    const url = this.config.publicUrl;
+    const url = this.server.publicUrl;
     const iface = (protocolBinding: string, protocolVersion: string): AgentInterface => ({
       url,
       protocolBinding,
@@ -122,7 +125,7 @@ export class AgentCardService implements OnApplicationBootstrap {
       tenant: '',
     });
     const supportedInterfaces = [iface(BINDING_JSONRPC, PROTOCOL_V1)];
-    if (this.config.legacyV03) supportedInterfaces.push(iface(BINDING_JSONRPC, PROTOCOL_V03));
+    if (this.cardSettings.legacyV03) supportedInterfaces.push(iface(BINDING_JSONRPC, PROTOCOL_V03));
     supportedInterfaces.push(iface(BINDING_HTTP_JSON, PROTOCOL_V1));
     const served = skills.served().map((s) => s.card());
     return {

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { writeFileSync } from 'node:fs';
 import { withCommandContext } from '../../cli/command-context';
-import { A2aConfigModule } from '../../config/a2a-config.module';
+import { assertServePolicy } from '../../config/a2a.config';
+import { A2aConfigModule, ValidatedEnv } from '../../config/a2a-config.module';
 import { RawEnv } from '../../config/env.schema';
 import { BuiltInSkillsModule } from '../../built-in-skills.module';
 import { AgentCardModule } from './agent-card.module';
@@ -23,12 +24,11 @@ export async function exportAgentCard(overrides: RawEnv, file: string): Promise<
     SUPERQODE_A2A_TASK_STORE_ENABLED: false,
     SUPERQODE_A2A_HARNESS_STORE_PATH: ':memory:',
   };
+  // The card of a configuration the server would refuse is not exported either.
+  const validated = ValidatedEnv.load({ ...overrides, ...inMemory });
+  assertServePolicy(validated.env);
   @Module({
-    imports: [
-      A2aConfigModule.forRoot({ ...overrides, ...inMemory }),
-      BuiltInSkillsModule,
-      AgentCardModule,
-    ],
+    imports: [A2aConfigModule.forRoot(validated), BuiltInSkillsModule, AgentCardModule],
   })
   class CardExportModule {}
   return withCommandContext(CardExportModule, async (ctx) => {

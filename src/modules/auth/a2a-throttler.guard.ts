@@ -9,7 +9,9 @@ import {
 } from '@nestjs/throttler';
 import type { ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { limitsConfig } from '../../config/namespaces';
+import type { LimitSettings } from '../../config/namespaces';
 import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
 import { tooManyRequests } from '../../common/errors/http-rejections';
 
@@ -33,7 +35,7 @@ export class A2aThrottlerGuard extends ThrottlerGuard {
     @Inject(getOptionsToken()) options: ThrottlerModuleOptions,
     @Inject(getStorageToken()) storage: ThrottlerStorage,
     reflector: Reflector,
-    private readonly config: A2aConfig,
+    @Inject(limitsConfig.KEY) private readonly config: ConfigType<typeof limitsConfig>,
   ) {
     super(options, storage, reflector);
   }
@@ -69,7 +71,7 @@ export class A2aThrottlerGuard extends ThrottlerGuard {
 }
 
 /** Requests per day anonymous callers may make together (floor of share x ceiling). */
-export function anonymousDailyLimit(config: A2aConfig): number {
+export function anonymousDailyLimit(config: LimitSettings): number {
   return Math.floor(config.globalPerDay * config.anonymousShareOfDay);
 }
 
@@ -83,7 +85,7 @@ export function callerTracker(req: FastifyRequest): string {
 
 /** Throttler module options from the configuration (0 turns a ceiling off). */
 export function throttlerOptions(
-  config: A2aConfig,
+  config: LimitSettings,
   storage: ThrottlerStorage,
 ): ThrottlerModuleOptions {
   const callerLimit = (ctx: ExecutionContext): number => {

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { A2aConfig } from '../../config/a2a.config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { limitsConfig } from '../../config/namespaces';
 import { tooManyRequests } from '../../common/errors/http-rejections';
 import { BoundedThrottlerStorage } from './bounded-throttler.storage';
 
@@ -17,7 +18,7 @@ export const AUTH_FAILURE_WINDOW_MS = 60_000;
 export class AuthFailureLimiter {
   constructor(
     private readonly storage: BoundedThrottlerStorage,
-    private readonly config: A2aConfig,
+    @Inject(limitsConfig.KEY) private readonly config: ConfigType<typeof limitsConfig>,
   ) {}
 
   /**

@@ -1,11 +1,12 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../common/auth/principal';
 import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
 import { unauthorized } from '../../common/errors/http-rejections';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { accessConfig } from '../../config/namespaces';
 import { AuthFailureLimiter } from './auth-failures';
 import { bearerCredential, credentialPresented } from './bearer-credential';
 import { BEARER_STRATEGY } from './bearer.strategy';
@@ -24,7 +25,7 @@ import { anonymousPrincipal } from './callers';
 export class A2aAuthGuard extends AuthGuard(BEARER_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
-    private readonly config: A2aConfig,
+    @Inject(accessConfig.KEY) private readonly config: ConfigType<typeof accessConfig>,
     private readonly failures: AuthFailureLimiter,
   ) {
     super({ session: false });

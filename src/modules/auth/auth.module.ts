@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { A2aConfig } from '../../config/a2a.config';
+import { limitsConfig } from '../../config/namespaces';
 import { A2aThrottlerGuard, throttlerOptions } from './a2a-throttler.guard';
 import { ApiKeysModule } from './api-keys.module';
 import { AuthFailureLimiter } from './auth-failures';
@@ -23,7 +23,7 @@ import { TrustedProxyNotice } from './trusted-proxy.notice';
     RateLimitStorageModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitStorageModule],
-      inject: [A2aConfig, RATE_LIMIT_STORAGE],
+      inject: [limitsConfig.KEY, RATE_LIMIT_STORAGE],
       useFactory: throttlerOptions,
     }),
   ],

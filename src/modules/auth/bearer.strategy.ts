@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import type { Principal } from '../../common/auth/principal';
 import { unauthorized } from '../../common/errors/http-rejections';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { accessConfig } from '../../config/namespaces';
 import { ApiKeysService } from './api-keys.service';
 import { OPERATOR, keyedPrincipal } from './callers';
 
@@ -18,7 +19,7 @@ export const BEARER_STRATEGY = 'a2a-bearer';
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) {
   constructor(
-    private readonly config: A2aConfig,
+    @Inject(accessConfig.KEY) private readonly config: ConfigType<typeof accessConfig>,
     private readonly keys: ApiKeysService,
   ) {
     super();

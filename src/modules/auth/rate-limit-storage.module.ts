@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { storesConfig } from '../../config/namespaces';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import { BoundedThrottlerStorage } from './bounded-throttler.storage';
 import { RATE_LIMIT_STORAGE, rateLimitStorage } from './shared-throttler.storage';
@@ -14,8 +15,8 @@ import { RATE_LIMIT_STORAGE, rateLimitStorage } from './shared-throttler.storage
     BoundedThrottlerStorage,
     {
       provide: RATE_LIMIT_STORAGE,
-      inject: [A2aConfig, BoundedThrottlerStorage],
-      useFactory: (config: A2aConfig, local: BoundedThrottlerStorage) =>
+      inject: [storesConfig.KEY, BoundedThrottlerStorage],
+      useFactory: (config: ConfigType<typeof storesConfig>, local: BoundedThrottlerStorage) =>
         rateLimitStorage(config.redisUrl, local, config.taskDatabaseUrl !== null),
     },
   ],

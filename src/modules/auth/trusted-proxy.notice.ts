@@ -1,5 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { A2aConfig, trustedProxyWarning } from '../../config/a2a.config';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { trustedProxyWarning } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { serverConfig } from '../../config/namespaces';
 
 /**
  * Warns once at start when X-Forwarded-For is trusted (`--trusted-proxy-hops` >= 1): the client
@@ -10,7 +12,7 @@ import { A2aConfig, trustedProxyWarning } from '../../config/a2a.config';
 export class TrustedProxyNotice implements OnApplicationBootstrap {
   private readonly logger = new Logger('ClientAddress');
 
-  constructor(private readonly config: A2aConfig) {}
+  constructor(@Inject(serverConfig.KEY) private readonly config: ConfigType<typeof serverConfig>) {}
 
   onApplicationBootstrap(): void {
     const warning = trustedProxyWarning(this.config.trustedProxyHops);

@@ -75,7 +75,7 @@ function withLedger(definition: DynamicModule, ledger: DynamicModule): DynamicMo
  * another class) and {@link HarnessLedgerService}. Provider keys are read once, at start.
  * @example
  * HarnessModule.forRoot({ storePath: HARNESS_DEFAULT_STORE_PATH })
- * HarnessModule.forRootAsync({ inject: [A2aConfig], useFactory: (c) => ({ storePath: … }) })
+ * HarnessModule.forRootAsync({ inject: [harnessConfig.KEY], useFactory: (h) => ({ storePath: … }) })
  */
 @Module({
   imports: [RuntimeModule],

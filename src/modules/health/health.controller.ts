@@ -1,9 +1,10 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { harnessConfig, storesConfig } from '../../config/namespaces';
 import { Public } from '../../common/decorators/public.decorator';
 import { AgentCardService } from '../agent-card/agent-card.service';
-import { StoreProbe } from '../tasks/store-probe.service';
+import { TasksService } from '../tasks/tasks.service';
 import { PACKAGE_VERSION } from './package-version';
 import { SkillRouter } from '../skills/skill-router.service';
 import { BoundedThrottlerStorage, ThrottleStats } from '../auth/bounded-throttler.storage';
@@ -46,9 +47,10 @@ export interface HealthReport {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly config: A2aConfig,
+    @Inject(storesConfig.KEY) private readonly stores: ConfigType<typeof storesConfig>,
+    @Inject(harnessConfig.KEY) private readonly harnessSettings: ConfigType<typeof harnessConfig>,
     private readonly cards: AgentCardService,
-    private readonly storeProbe: StoreProbe,
+    private readonly tasks: TasksService,
     private readonly throttles: BoundedThrottlerStorage,
     private readonly harness: HarnessRuntime,
     private readonly skills: SkillRouter,
@@ -57,7 +59,7 @@ export class HealthController {
   @Get()
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const card = this.cards.card();
-    const { reachable, writable, failedWrites } = await this.storeProbe.probe();
+    const { reachable, writable, failedWrites } = await this.tasks.health();
     if (!writable) void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
     return {
       status: writable ? 'ok' : 'degraded',
@@ -71,10 +73,10 @@ export class HealthController {
       skills: card.skills.map((s) => s.id),
       skillsNotServed: this.skills.notServed(),
       taskStore: {
-        durable: this.config.taskStorePath !== null,
-        backend: this.config.taskDatabaseUrl
+        durable: this.stores.taskStorePath !== null,
+        backend: this.stores.taskDatabaseUrl
           ? 'postgres'
-          : this.config.taskStorePath
+          : this.stores.taskStorePath
             ? 'sqlite'
             : 'memory',
         reachable,
@@ -82,7 +84,7 @@ export class HealthController {
         failedWrites,
       },
       rateLimits: this.throttles.stats(),
-      ...(this.config.harness.served ? { harnessSandbox: this.harness.sandbox } : {}),
+      ...(this.harnessSettings.served ? { harnessSandbox: this.harness.sandbox } : {}),
     };
   }
 }

@@ -1,4 +1,4 @@
-import { A2aConfig } from '../../config/a2a.config';
+import type { ShortlistSettings } from '../../config/namespaces';
 import { Clock, IdGenerator } from '../../common/runtime/clock';
 import { CatalogueService } from './catalogue.service';
 import { ShortlistRequestReader } from './shortlist-request-reader';
@@ -108,7 +108,7 @@ const INSTRUCTIONS = [
 describe('ShortlistSkill phrase routing (issue #11.14)', () => {
   const skill = new ShortlistSkill(
     new ShortlistService(new CatalogueService()),
-    {} as A2aConfig,
+    {} as ShortlistSettings,
     {} as Clock,
     {} as IdGenerator,
     {} as ShortlistRequestReader,

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { callerTier } from '../auth/callers';
 import { mergeConstraints } from './model-constraints';
 import { parseConstraints } from './request-constraints';
@@ -8,7 +8,8 @@ import { TaskState } from '@a2a-js/sdk';
 import type { AgentSkill, Part, Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aConfig } from '../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { shortlistConfig } from '../../config/namespaces';
 import { Clock, IdGenerator } from '../../common/runtime/clock';
 import { A2aSkill, isStreamingTurn } from '../skills/a2a-skill';
 import { A2aSkillProvider, SHORTLIST_SKILL_ORDER } from '../skills/a2a-skill-provider.decorator';
@@ -44,7 +45,7 @@ export class ShortlistSkill extends A2aSkill {
 
   constructor(
     private readonly shortlist: ShortlistService,
-    private readonly config: A2aConfig,
+    @Inject(shortlistConfig.KEY) private readonly config: ConfigType<typeof shortlistConfig>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly reader: ShortlistRequestReader,
@@ -78,7 +79,7 @@ export class ShortlistSkill extends A2aSkill {
   }
 
   isServed(): boolean {
-    return this.config.shortlistEnabled;
+    return this.config.enabled;
   }
 
   /** Questions about choosing or comparing coding agents/harnesses (see shortlist-phrases.ts). */

@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module } from '@nestjs/common';
-import type { A2aConfig } from '../../config/a2a.config';
+import type { StoreSettings } from '../../config/namespaces';
 import { TaskEntity } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TASK_STORE, TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
@@ -9,6 +9,7 @@ import type { TaskReconcilerOptions } from './task-reconciler.service';
 import { TaskWriteFailures } from './task-write-failures';
 import { StoreProbe } from './store-probe.service';
 import { PendingTaskWrites } from './pending-task-writes';
+import { TasksService } from './tasks.service';
 import { RuntimeModule } from '../../common/runtime/runtime.module';
 import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
 import { withStoreDataSource } from '../../common/database/store-data-source';
@@ -31,12 +32,17 @@ export interface TasksModuleOptions
  * capped at {@link MEMORY_MODE_MAX_TASKS} when the store is disabled.
  */
 export function tasksModuleOptionsFrom(
-  config: Pick<A2aConfig, 'taskStorePath'> &
-    Partial<Pick<A2aConfig, 'store' | 'taskDatabaseUrl' | 'migrate'>>,
+  config: Pick<StoreSettings, 'taskStorePath'> &
+    Partial<
+      Pick<
+        StoreSettings,
+        'taskDatabaseUrl' | 'migrate' | 'leaseMs' | 'maxPageSize' | 'maxListReplyBytes'
+      >
+    >,
 ): TasksModuleOptions {
   const path = config.taskStorePath;
   const databaseUrl = config.taskDatabaseUrl ?? null;
-  const { leaseMs, maxPageSize, maxListReplyBytes } = config.store ?? {};
+  const { leaseMs, maxPageSize, maxListReplyBytes } = config;
   // The durable store is bounded by the server's background retention, not on the save path.
   const maxTasks = path === null ? MEMORY_MODE_MAX_TASKS : null;
   return {
@@ -70,7 +76,7 @@ const STORE: NamedStore = {
  * Owns the `'tasks'` data source; its migrations run before the app listens.
  * @example
  * TasksModule.forRoot({ path: 'data/tasks.sqlite3' })
- * TasksModule.forRootAsync({ inject: [A2aConfig], useFactory: tasksModuleOptionsFrom })
+ * TasksModule.forRootAsync({ inject: [storesConfig.KEY], useFactory: tasksModuleOptionsFrom })
  */
 @Module({
   imports: [RuntimeModule],
@@ -80,8 +86,11 @@ const STORE: NamedStore = {
     TaskWriteFailures,
     StoreProbe,
     PendingTaskWrites,
+    TasksService,
   ],
-  exports: [TASK_STORE, TaskReconciler, TaskWriteFailures, StoreProbe, PendingTaskWrites],
+  // TASK_STORE for the A2A core's request handler; TaskWriteFailures for the heartbeat's probe.
+  // Everyone else goes through TasksService.
+  exports: [TASK_STORE, TasksService, TaskWriteFailures, PendingTaskWrites],
 })
 export class TasksModule extends ConfigurableModuleClass {
   /** Module with fixed options. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { accessConfig, harnessConfig, storesConfig } from '../../../config/namespaces';
 import { RuntimeModule } from '../../../common/runtime/runtime.module';
 import { ConfiguredTasksModule } from '../../tasks/configured-tasks.module';
 import { HarnessModule } from '../harness.module';
@@ -13,12 +14,16 @@ import { ShortlistRequestReader } from '../../shortlist/shortlist-request-reader
 
 /** The harness engine on the server's settings (its own ledger file). */
 const HARNESS = HarnessModule.forRootAsync({
-  inject: [A2aConfig],
-  useFactory: (c: A2aConfig) => ({
-    storePath: c.harness.served ? c.harness.storePath : null,
-    secretValues: c.secretValues(),
-    databaseUrl: c.harnessDatabaseUrl,
-    migrate: c.migrate,
+  inject: [harnessConfig.KEY, accessConfig.KEY, storesConfig.KEY],
+  useFactory: (
+    harness: ConfigType<typeof harnessConfig>,
+    access: ConfigType<typeof accessConfig>,
+    stores: ConfigType<typeof storesConfig>,
+  ) => ({
+    storePath: harness.served ? harness.storePath : null,
+    secretValues: access.secretValues(),
+    databaseUrl: stores.harnessDatabaseUrl,
+    migrate: stores.migrate,
   }),
 });
 

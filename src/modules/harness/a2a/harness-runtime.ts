@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { resolve } from 'node:path';
-import { A2aConfig } from '../../../config/a2a.config';
+import { harnessConfig, storesConfig } from '../../../config/namespaces';
+import type { HarnessServeSettings } from '../../../config/namespaces';
 import { selectModel } from '../providers/model-selection';
 import { SecretScrubber } from '../core/secret-scrubber';
 import type { HarnessModelSelection } from '../providers/model-selection';
@@ -31,14 +33,15 @@ export class HarnessRuntime {
   readonly sandbox: SandboxName;
 
   /**
-   * @param config - Server settings.
+   * @param h - The `harness` settings.
+   * @param stores - The `stores` settings (the task store file is hidden from the sandbox).
    * @param scrubber - Secret values to keep out of what the skill sends (the changes diff).
    */
   constructor(
-    config: A2aConfig,
+    @Inject(harnessConfig.KEY) h: ConfigType<typeof harnessConfig>,
+    @Inject(storesConfig.KEY) stores: ConfigType<typeof storesConfig>,
     readonly scrubber: SecretScrubber,
   ) {
-    const h = config.harness;
     // Not served: nothing runs, so a spec file is not even read (nor bwrap probed).
     const spec = h.served ? h.spec : 'coding';
     const loaded = loadHarnessSpecOrTemplate(spec);
@@ -53,7 +56,7 @@ export class HarnessRuntime {
     ];
     this.workingDir = resolve(h.workingDir);
     this.model = { provider: h.provider, model: h.model, baseUrl: h.baseUrl };
-    hideFromSandbox([config.taskStorePath, h.storePath]);
+    hideFromSandbox([stores.taskStorePath, h.storePath]);
   }
 
   /**
@@ -78,7 +81,7 @@ export class HarnessRuntime {
  * @returns The warning, or nothing.
  * @throws {Error} Exposed, served, not bwrap, not allowed.
  */
-function remoteSandboxPolicy(h: A2aConfig['harness'], sandbox: SandboxName): string[] {
+function remoteSandboxPolicy(h: HarnessServeSettings, sandbox: SandboxName): string[] {
   if (!h.served || !h.exposed || sandbox === 'bwrap') return [];
   if (!h.allowUnsandboxed) {
     throw new Error(

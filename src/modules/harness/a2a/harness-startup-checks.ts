@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { statSync } from 'node:fs';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { harnessConfig } from '../../../config/namespaces';
 import { HarnessProtocolController } from '../protocol/harness-protocol';
 import { HarnessProviderError } from '../protocol/harness-protocol.errors';
 import { HarnessModelResolver } from '../providers/harness-model.resolver';
@@ -19,7 +20,7 @@ import { HarnessRuntime } from './harness-runtime';
 @Injectable()
 export class HarnessStartupChecks implements OnModuleInit {
   constructor(
-    private readonly config: A2aConfig,
+    @Inject(harnessConfig.KEY) private readonly harness: ConfigType<typeof harnessConfig>,
     private readonly runtime: HarnessRuntime,
     private readonly models: HarnessModelResolver,
     @Optional()
@@ -28,7 +29,7 @@ export class HarnessStartupChecks implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    if (!this.config.harness.served || this.embedded) return;
+    if (!this.harness.served || this.embedded) return;
     checkWorkingDir(this.runtime.workingDir);
     // No model choice at all: the skill is not served and says why at start (HarnessSkill).
     if (this.runtime.modelProblem() !== null) return;

@@ -12,7 +12,8 @@ import type { AgentSkill, Message, Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { PrincipalUser } from '../../../common/auth/principal';
 import { Clock, IdGenerator } from '../../../common/runtime/clock';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { harnessConfig } from '../../../config/namespaces';
 import { A2aSkill } from '../../skills/a2a-skill';
 import { A2aSkillProvider, HARNESS_SKILL_ORDER } from '../../skills/a2a-skill-provider.decorator';
 import { messageText } from '../../skills/message-parts';
@@ -65,7 +66,7 @@ export class HarnessSkill
   private readonly modelProblem: string | null;
 
   constructor(
-    private readonly config: A2aConfig,
+    @Inject(harnessConfig.KEY) private readonly settings: ConfigType<typeof harnessConfig>,
     @Inject(ACTIVE_HARNESS) private readonly harness: HarnessProtocolController,
     private readonly sessions: ContextSessions,
     private readonly runtime: HarnessRuntime,
@@ -87,7 +88,7 @@ export class HarnessSkill
    */
   onApplicationBootstrap(): void {
     if (this.isServed()) for (const warning of this.runtime.warnings) this.logger.warn(warning);
-    const problem = this.config.harness.served ? this.modelProblem : null;
+    const problem = this.settings.served ? this.modelProblem : null;
     if (problem) {
       this.logger.warn(
         `The ${HARNESS_SKILL_ID} skill is not served: it cannot run a model (${problem}); every request goes to the shortlist. ` +
@@ -99,11 +100,11 @@ export class HarnessSkill
 
   /** Served: enabled for this bind (config) and a model can be chosen (or an embedded controller). */
   isServed(): boolean {
-    return this.config.harness.served && this.modelProblem === null;
+    return this.settings.served && this.modelProblem === null;
   }
 
   override notServedReason(): string {
-    if (!this.config.harness.served) {
+    if (!this.settings.served) {
       return 'a remote bind serves the harness only with --expose-harness (which needs --spec and a credential for --harness-access), or it is switched off';
     }
     return this.modelProblem ? `no model is configured (${this.modelProblem})` : 'it is served';
@@ -131,13 +132,13 @@ export class HarnessSkill
       ],
       inputModes: ['text/plain', 'text/markdown', 'application/json'],
       outputModes: ['text/plain', 'text/x-diff'],
-      securityRequirements: harnessSecurityRequirements(this.config.harness.access),
+      securityRequirements: harnessSecurityRequirements(this.settings.access),
     };
   }
 
   /** 401/403 for a caller below `--harness-access` (issue #12); see {@link harnessAccessRefusal}. */
   override accessRefusal(context: ServerCallContext): A2aHttpException | undefined {
-    return harnessAccessRefusal(callerPrincipal(context), this.config.harness.access);
+    return harnessAccessRefusal(callerPrincipal(context), this.settings.access);
   }
 
   /** The context is a harness session bound to this caller. */
@@ -195,7 +196,7 @@ export class HarnessSkill
       task,
       this.clock,
       this.ids,
-      { workingDir: this.config.harness.workingDir, scrubber: this.runtime.scrubber },
+      { workingDir: this.settings.workingDir, scrubber: this.runtime.scrubber },
       sandboxPolicy(this.runtime.spec),
     );
     try {

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { generateText } from 'ai';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { shortlistConfig } from '../../../config/namespaces';
 import { constraintsPrompt, parseModelConstraints } from '../../shortlist/model-constraints';
 import type { ModelConstraints } from '../../shortlist/model-constraints';
 import { ShortlistRequestReader } from '../../shortlist/shortlist-request-reader';
@@ -23,7 +24,7 @@ export const MAX_READ_TOKENS = 512;
 @Injectable()
 export class ModelRequestReader extends ShortlistRequestReader {
   constructor(
-    private readonly config: A2aConfig,
+    @Inject(shortlistConfig.KEY) private readonly config: ConfigType<typeof shortlistConfig>,
     private readonly runtime: HarnessRuntime,
     private readonly models: HarnessModelResolver,
   ) {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, resolveUserScope } from '@a2a-js/sdk/server';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
-import { A2aConfig } from '../../../config/a2a.config';
-import { TaskReconciler } from '../task-reconciler.service';
+import type { ConfigType } from '@nestjs/config';
+import { storesConfig } from '../../../config/namespaces';
+import { TasksService } from '../tasks.service';
 import { TaskEventChannel } from './task-event-channel';
 import type { ClusterSignal, TaskKey } from './task-event-channel';
 import { eventsBetween, isFinal } from './task-follower';
@@ -37,14 +38,14 @@ export class ClusterTasks implements OnModuleInit {
 
   constructor(
     private readonly channel: TaskEventChannel,
-    private readonly config: A2aConfig,
-    private readonly reconciler: TaskReconciler,
+    @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
+    private readonly tasks: TasksService,
   ) {}
 
   onModuleInit(): void {
     this.channel.listen((signal) => this.onSignal(signal));
     // Tasks a reconciler ends (dead owner, shutdown) were written by SQL: announce them too.
-    this.reconciler.onInterrupted(async (tasks) => {
+    this.tasks.onOrphansFailed(async (tasks) => {
       for (const t of tasks) await this.changed({ ...t.scope, taskId: t.taskId });
     });
   }
@@ -144,7 +145,7 @@ export class ClusterTasks implements OnModuleInit {
       let task = await load();
       if (!task?.status || !RUNNING.includes(task.status.state)) return undefined;
       const request = randomUUID();
-      const leaseMs = this.config.store.leaseMs;
+      const leaseMs = this.config.leaseMs;
       const until = Date.now() + 4 * leaseMs;
       let acked = false;
       const stopAck = this.channel.listen((s) => {

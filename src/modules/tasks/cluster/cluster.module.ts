@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { storesConfig } from '../../../config/namespaces';
 import { ConfiguredTasksModule } from '../configured-tasks.module';
 import { TASKS_CONNECTION } from '../tasks.constants';
 import { ClusterTasks } from './cluster-tasks.service';
@@ -17,8 +18,8 @@ import { InProcessTaskEventChannel, TaskEventChannel } from './task-event-channe
   providers: [
     {
       provide: TaskEventChannel,
-      inject: [A2aConfig, getDataSourceToken(TASKS_CONNECTION)],
-      useFactory: (config: A2aConfig, db: DataSource) => {
+      inject: [storesConfig.KEY, getDataSourceToken(TASKS_CONNECTION)],
+      useFactory: (config: ConfigType<typeof storesConfig>, db: DataSource) => {
         const url = config.taskDatabaseUrl;
         if (!url) return new InProcessTaskEventChannel();
         return new PostgresTaskEventChannel(url, (sql, params) => db.query(sql, params));

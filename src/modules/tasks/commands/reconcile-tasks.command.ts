@@ -3,7 +3,7 @@ import { CommandRunner, Option, SubCommand } from 'nest-commander';
 import { withCommandContext } from '../../../cli/command-context';
 import { A2aConfigModule } from '../../../config/a2a-config.module';
 import { ConfiguredTasksModule } from '../configured-tasks.module';
-import { TaskReconciler } from '../task-reconciler.service';
+import { TasksService } from '../tasks.service';
 
 /** Flags of `superqode a2a reconcile`. */
 interface ReconcileOptions {
@@ -31,10 +31,9 @@ export class ReconcileTasksCommand extends CommandRunner {
     })
     class ReconcileModule {}
     await withCommandContext(ReconcileModule, async (ctx) => {
-      const reconciler = ctx.get(TaskReconciler);
-      const cutoffMs = reconciler.cutoffMs();
-      const candidates = await reconciler.findInterrupted(cutoffMs);
-      const found = options.dryRun ? candidates : await reconciler.reconcile(candidates, cutoffMs);
+      const { tasks: found } = await ctx
+        .get(TasksService)
+        .failOrphaned({ dryRun: options.dryRun === true });
       for (const t of found) {
         const run = t.runId ? ` run=${t.runId}` : '';
         const owner = ` owner=${t.leaseOwner ?? 'unknown'}`;

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HarnessLedgerService } from '../../harness/ledger/harness-ledger.service';
-import { TaskReconciler } from '../task-reconciler.service';
+import { TasksService } from '../tasks.service';
 
 /**
  * Keeps the run ledger consistent with the task store: runs left `running` by an owner whose
@@ -13,12 +13,12 @@ export class HarnessRunReconciler implements OnModuleInit {
 
   constructor(
     private readonly ledger: HarnessLedgerService,
-    private readonly tasks: TaskReconciler,
+    private readonly tasks: TasksService,
   ) {}
 
   onModuleInit(): void {
-    this.tasks.onInterrupted(async (interrupted) => {
-      const cutoffMs = this.tasks.cutoffMs();
+    this.tasks.onOrphansFailed(async (interrupted) => {
+      const cutoffMs = this.tasks.leaseCutoffMs();
       for (const t of interrupted) {
         // This process's own runs, at shutdown, are ended by the harness adapter (run.cancelled).
         if (t.runId && !this.tasks.isReleased(t.leaseOwner))
@@ -33,7 +33,7 @@ export class HarnessRunReconciler implements OnModuleInit {
 
   /** Ends every orphaned run (lease renewed before now − lease, or never leased). */
   async reconcile(): Promise<void> {
-    const cutoffMs = this.tasks.cutoffMs();
+    const cutoffMs = this.tasks.leaseCutoffMs();
     for (const run of await this.ledger.orphanedRuns(cutoffMs))
       await this.interrupt(run.id, run.owner, cutoffMs);
   }

@@ -3,7 +3,7 @@ import { RuntimeModule } from '../../../common/runtime/runtime.module';
 import { ProcessInstance } from '../../../common/runtime/process-instance';
 import { HarnessA2aModule } from '../../harness/a2a/harness-a2a.module';
 import { ConfiguredTasksModule } from '../configured-tasks.module';
-import { TaskReconciler } from '../task-reconciler.service';
+import { TasksService } from '../tasks.service';
 import { HarnessRunReconciler } from './harness-run-reconciler.service';
 import { StoreHeartbeat } from './store-heartbeat.service';
 import { STORE_JOBS, StoreLifecycle } from './store-lifecycle.service';
@@ -24,10 +24,10 @@ import { TaskRetention } from './task-retention.service';
     StoreLifecycle,
     {
       provide: STORE_JOBS,
-      inject: [ProcessInstance, TaskReconciler, HarnessRunReconciler, TaskRetention],
+      inject: [ProcessInstance, TasksService, HarnessRunReconciler, TaskRetention],
       useFactory: (
         instance: ProcessInstance,
-        tasks: TaskReconciler,
+        tasks: TasksService,
         runs: HarnessRunReconciler,
         retention: TaskRetention,
       ): StoreJobs => ({

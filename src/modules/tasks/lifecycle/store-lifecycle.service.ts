@@ -8,11 +8,11 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { storesConfig } from '../../../config/namespaces';
 import { describeStore } from '../../../common/database/database-url';
-import { StoreProbe } from '../store-probe.service';
 import { PendingTaskWrites } from '../pending-task-writes';
-import { TaskReconciler } from '../task-reconciler.service';
+import { TasksService } from '../tasks.service';
 import { HarnessRunReconciler } from './harness-run-reconciler.service';
 import { StoreHeartbeat } from './store-heartbeat.service';
 import { TaskRetention } from './task-retention.service';
@@ -24,7 +24,7 @@ export const STORE_JOBS = Symbol('STORE_JOBS');
 export interface StoreJobs {
   /** This process's owner id (released at shutdown). */
   ownerId: string;
-  tasks: TaskReconciler;
+  tasks: TasksService;
   runs: HarnessRunReconciler;
   retention: TaskRetention;
 }
@@ -86,15 +86,14 @@ export class StoreLifecycle
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly config: A2aConfig,
-    private readonly probe: StoreProbe,
+    @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
     heartbeat: StoreHeartbeat,
     @Inject(STORE_JOBS) private readonly reconcilers: StoreJobs,
     private readonly pending: PendingTaskWrites,
   ) {
-    const { heartbeatMs, leaseMs } = config.store;
+    const { heartbeatMs, leaseMs } = config;
     const reconcile = async () => {
-      await reconcilers.tasks.reconcile();
+      await reconcilers.tasks.failOrphaned();
       await reconcilers.runs.reconcile();
     };
     this.jobs = [
@@ -144,7 +143,7 @@ export class StoreLifecycle
 
   private async start(): Promise<void> {
     this.started = true;
-    const probe = await this.probe.probe();
+    const probe = await this.reconcilers.tasks.health();
     if (!probe.writable) {
       this.logger.warn(
         `Task store ${describeStore(this.config.taskDatabaseUrl, this.config.taskStorePath)} refuses writes (${probe.error ?? 'failed saves pending'}): ` +

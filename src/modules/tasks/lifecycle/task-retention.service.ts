@@ -1,9 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { Clock } from '../../../common/runtime/clock';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { storesConfig } from '../../../config/namespaces';
 import { TERMINAL_STATES } from '../task.entity';
 import { TASKS_CONNECTION } from '../tasks.constants';
 import { sqlFor } from '../../../common/database/sql-dialect';
@@ -32,7 +33,7 @@ export class TaskRetention {
 
   constructor(
     @InjectDataSource(TASKS_CONNECTION) private readonly db: DataSource,
-    private readonly config: A2aConfig,
+    @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
     private readonly clock: Clock,
   ) {}
 
@@ -41,7 +42,7 @@ export class TaskRetention {
    * @returns Rows deleted. @throws {Error} The store did not answer.
    */
   async prune(): Promise<number> {
-    const { taskTtlDays, maxTasks } = this.config.store;
+    const { taskTtlDays, maxTasks } = this.config;
     let deleted = 0;
     if (taskTtlDays > 0) {
       const cutoffMs = this.clock.now().getTime() - taskTtlDays * DAY_MS;

@@ -1,27 +1,29 @@
 import { Logger } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { ConfigValidationError } from '../../../config/config-errors';
 import { RawEnv } from '../../../config/env.schema';
+import { serveSettingNamer } from './serve-flags';
 
 /** Flags of `superqode serve a2a`, as parsed by nest-commander. */
 interface ServeA2aOptions {
   host?: string;
-  port?: number;
+  port?: number | string;
   publicUrl?: string;
   taskStore?: string | boolean;
   databaseUrl?: string;
   migrate?: boolean;
   redisUrl?: string;
   legacy?: boolean;
-  cardCacheMaxAge?: number;
+  cardCacheMaxAge?: number | string;
   allowRemote?: boolean;
   token?: string;
   anonymous?: boolean;
-  anonymousPerMinute?: number;
-  keyedPerMinute?: number;
-  globalPerDay?: number;
-  trustedProxyHops?: number;
-  authFailuresPerMinute?: number;
-  anonymousShareOfDay?: number;
+  anonymousPerMinute?: number | string;
+  keyedPerMinute?: number | string;
+  globalPerDay?: number | string;
+  trustedProxyHops?: number | string;
+  authFailuresPerMinute?: number | string;
+  anonymousShareOfDay?: number | string;
   exportAgentCard?: string;
   spec?: string;
   provider?: string;
@@ -29,26 +31,27 @@ interface ServeA2aOptions {
   baseUrl?: string;
   workingDir?: string;
   harnessStore?: string;
-  maxTasks?: number;
-  taskTtlDays?: number;
-  maxPageSize?: number;
+  maxTasks?: number | string;
+  taskTtlDays?: number | string;
+  maxPageSize?: number | string;
   exposeHarness?: boolean;
   harnessAccess?: string;
   allowUnsandboxedHarness?: boolean;
   shortlist?: boolean;
   corsOrigin?: string[];
   allowedHost?: string[];
-  maxJsonDepth?: number;
-  headersTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  keepAliveTimeoutMs?: number;
-  maxConnectionsPerAddress?: number;
+  maxJsonDepth?: number | string;
+  headersTimeoutMs?: number | string;
+  requestTimeoutMs?: number | string;
+  keepAliveTimeoutMs?: number | string;
+  maxConnectionsPerAddress?: number | string;
 }
 
 /**
  * `superqode serve a2a`: starts the A2A server with flags over the environment, then runs until
  * SIGINT/SIGTERM (Nest shutdown hooks close the stores). Flags map 1:1 to the env schema, so the
- * same validation applies (bad values stop it with a message naming the variable).
+ * same validation applies (bad values stop it with a message naming the flag, or the variable
+ * when the environment gave the value).
  */
 @SubCommand({
   name: 'a2a',
@@ -58,16 +61,28 @@ export class ServeA2aCommand extends CommandRunner {
   private readonly logger = new Logger('serve a2a');
 
   async run(_args: string[], options: ServeA2aOptions = {}): Promise<void> {
+    const env = toEnv(options);
+    try {
+      await this.serve(env, options.exportAgentCard);
+    } catch (err) {
+      // Bad values are reported under the flag the user typed, or the variable (issue #19).
+      if (err instanceof ConfigValidationError)
+        throw new Error(err.describe(serveSettingNamer(env)));
+      throw err;
+    }
+  }
+
+  private async serve(env: RawEnv, exportFile: string | undefined): Promise<void> {
     // Loaded on use: the server's module graph registers its TypeORM data sources ('tasks',
     // 'harness') when imported, which must not happen for other commands (`harness run` has its own).
-    if (options.exportAgentCard) {
+    if (exportFile) {
       const { exportAgentCard } = await import('../../agent-card/export-agent-card');
-      await exportAgentCard(toEnv(options), options.exportAgentCard);
-      process.stdout.write(`Agent Card written to ${options.exportAgentCard}\n`);
+      await exportAgentCard(env, exportFile);
+      process.stdout.write(`Agent Card written to ${exportFile}\n`);
       return;
     }
     const { startServer } = await import('../../../bootstrap');
-    const { url } = await startServer(toEnv(options));
+    const { url } = await startServer(env);
     this.logger.log(`SuperQode A2A agent listening on ${url}`);
     process.stdout.write(`Agent Card: ${url}/.well-known/agent-card.json\n`);
     await new Promise<void>(() => undefined); // served until a signal ends the process
@@ -79,8 +94,8 @@ export class ServeA2aCommand extends CommandRunner {
   }
 
   @Option({ flags: '--port <port>', description: 'TCP port (default 8000)' })
-  parsePort(v: string): number {
-    return Number(v);
+  parsePort(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({ flags: '--public-url <url>', description: 'base URL advertised in the Agent Card' })
@@ -138,8 +153,8 @@ export class ServeA2aCommand extends CommandRunner {
     flags: '--card-cache-max-age <seconds>',
     description: 'Agent Card Cache-Control max-age (default 300)',
   })
-  parseCardCacheMaxAge(v: string): number {
-    return Number(v);
+  parseCardCacheMaxAge(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({ flags: '--allow-remote', description: 'allow binding a non-loopback address' })
@@ -164,24 +179,24 @@ export class ServeA2aCommand extends CommandRunner {
     flags: '--anonymous-per-minute <n>',
     description: 'requests per minute per anonymous caller (0 = off)',
   })
-  parseAnonymousPerMinute(v: string): number {
-    return Number(v);
+  parseAnonymousPerMinute(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--keyed-per-minute <n>',
     description: 'requests per minute per API key (0 = off)',
   })
-  parseKeyedPerMinute(v: string): number {
-    return Number(v);
+  parseKeyedPerMinute(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--global-per-day <n>',
     description: 'requests per day across all callers (0 = off)',
   })
-  parseGlobalPerDay(v: string): number {
-    return Number(v);
+  parseGlobalPerDay(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
@@ -189,24 +204,24 @@ export class ServeA2aCommand extends CommandRunner {
     description:
       'share (0..1) of --global-per-day anonymous callers may use together (default 0.5)',
   })
-  parseAnonymousShareOfDay(v: string): number {
-    return Number(v);
+  parseAnonymousShareOfDay(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--auth-failures-per-minute <n>',
     description: 'failed authentications per address per minute before 429 (0 = off)',
   })
-  parseAuthFailuresPerMinute(v: string): number {
-    return Number(v);
+  parseAuthFailuresPerMinute(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--trusted-proxy-hops <n>',
     description: 'X-Forwarded-For hops to trust (default 0; a proxy in front must set the header)',
   })
-  parseTrustedProxyHops(v: string): number {
-    return Number(v);
+  parseTrustedProxyHops(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
@@ -259,24 +274,24 @@ export class ServeA2aCommand extends CommandRunner {
     flags: '--max-tasks <n>',
     description: 'durable task store row cap; oldest finished tasks pruned (default 100000)',
   })
-  parseMaxTasks(v: string): number {
-    return Number(v);
+  parseMaxTasks(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--task-ttl-days <days>',
     description: 'prune finished tasks not updated for this long (default 30; 0 keeps them)',
   })
-  parseTaskTtlDays(v: string): number {
-    return Number(v);
+  parseTaskTtlDays(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--max-page-size <n>',
     description: 'most tasks per ListTasks page (1-100, default 100)',
   })
-  parseMaxPageSize(v: string): number {
-    return Number(v);
+  parseMaxPageSize(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
@@ -331,40 +346,40 @@ export class ServeA2aCommand extends CommandRunner {
     flags: '--max-json-depth <n>',
     description: 'deepest nesting of a request body (default 64)',
   })
-  parseMaxJsonDepth(v: string): number {
-    return Number(v);
+  parseMaxJsonDepth(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--headers-timeout-ms <ms>',
     description: 'time to send the request head (default 10000)',
   })
-  parseHeadersTimeoutMs(v: string): number {
-    return Number(v);
+  parseHeadersTimeoutMs(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--request-timeout-ms <ms>',
     description: 'time to send the whole request, body included (default 30000)',
   })
-  parseRequestTimeoutMs(v: string): number {
-    return Number(v);
+  parseRequestTimeoutMs(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--keep-alive-timeout-ms <ms>',
     description: 'idle keep-alive connection lifetime (default 5000)',
   })
-  parseKeepAliveTimeoutMs(v: string): number {
-    return Number(v);
+  parseKeepAliveTimeoutMs(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({
     flags: '--max-connections-per-address <n>',
     description: 'open connections per client address (default 64; 0 = no cap)',
   })
-  parseMaxConnectionsPerAddress(v: string): number {
-    return Number(v);
+  parseMaxConnectionsPerAddress(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({

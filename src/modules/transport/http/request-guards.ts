@@ -2,7 +2,8 @@ import { ForbiddenException, HttpException } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
-import { A2aConfig, isLoopbackHost } from '../../../config/a2a.config';
+import { isLoopbackHost } from '../../../config/a2a.config';
+import type { HttpServeSettings } from '../../../config/namespaces';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { AGENT_CARD_PATHS, ICON_PATH } from '../../agent-card/agent-card.constants';
 import { isLegacyRequest } from '../json-rpc/json-rpc-exception.filter';
@@ -15,6 +16,15 @@ const RPC_ALLOW_HEADERS =
   'Authorization, Content-Type, A2A-Version, A2A-Extensions, X-A2A-Extensions, Last-Event-ID';
 const EXPOSE_HEADERS =
   'A2A-Version, A2A-Extensions, X-A2A-Extensions, WWW-Authenticate, Retry-After';
+
+/** The settings the request guards read (namespaces `server`, `http`, `card`). */
+export interface GuardSettings {
+  /** `server.publicUrl`. */
+  readonly publicUrl: string;
+  readonly http: HttpServeSettings;
+  /** `card.legacyV03`. */
+  readonly legacyV03: boolean;
+}
 
 /**
  * The browser-facing policy, checked in a Fastify `onRequest` hook for every request, before
@@ -35,7 +45,7 @@ const EXPOSE_HEADERS =
  * @see A2A specification 1.0.1 §3.6 (versions), §5.4 (errors); Fetch standard (CORS,
  *   Sec-Fetch-Site); RFC 9110 §15.5.20 (421 Misdirected Request).
  */
-export function registerRequestGuards(fastify: FastifyInstance, config: A2aConfig): void {
+export function registerRequestGuards(fastify: FastifyInstance, config: GuardSettings): void {
   const ownOrigin = new URL(config.publicUrl).origin.toLowerCase();
   const hosts = new Set([
     new URL(config.publicUrl).hostname.toLowerCase(),
@@ -167,7 +177,7 @@ function refuse(
   request: FastifyRequest,
   reply: FastifyReply,
   err: unknown,
-  config: A2aConfig,
+  config: GuardSettings,
 ): void {
   const legacy = isLegacyRequest(requestedA2aVersion(request), config.legacyV03);
   sendBindingError(request, reply, err, legacy);
@@ -195,7 +205,7 @@ function preflight(reply: FastifyReply, discovery: boolean, allowed: boolean): v
 function setResponseHeaders(
   request: FastifyRequest,
   reply: FastifyReply,
-  config: A2aConfig,
+  config: GuardSettings,
   allowOrigin: string | undefined,
 ): void {
   const version = negotiatedVersion(request, config.legacyV03);

@@ -5,7 +5,8 @@ import { ContentTypeNotSupportedError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { cardConfig, httpConfig } from '../../../config/namespaces';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderJsonRpcError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
@@ -57,7 +58,8 @@ export class JsonRpcController {
     @Inject(JSON_RPC_HANDLER) private readonly v1: JsonRpcTransportHandler,
     @Inject(LEGACY_JSON_RPC_HANDLER) private readonly v03: LegacyJsonRpcTransportHandler,
     private readonly contexts: CallContextService,
-    private readonly config: A2aConfig,
+    @Inject(httpConfig.KEY) private readonly http: ConfigType<typeof httpConfig>,
+    @Inject(cardConfig.KEY) private readonly card: ConfigType<typeof cardConfig>,
   ) {}
 
   /** Handles one JSON-RPC request (no batches). */
@@ -65,7 +67,7 @@ export class JsonRpcController {
   @HttpCode(200)
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const version = requestedA2aVersion(request);
-    const legacy = isLegacyRequest(version, this.config.legacyV03);
+    const legacy = isLegacyRequest(version, this.card.legacyV03);
     const media = mediaTypeOf(request.headers['content-type']);
     if (media !== undefined && media !== JSON_MEDIA_TYPE) {
       const err = new ContentTypeNotSupportedError(
@@ -73,7 +75,7 @@ export class JsonRpcController {
       );
       return this.sendError(reply, null, err, legacy);
     }
-    const envelope = readEnvelope(request.body ?? '', this.config.http.maxJsonDepth);
+    const envelope = readEnvelope(request.body ?? '', this.http.maxJsonDepth);
     if (!envelope.ok) {
       reply.code(200).send({ jsonrpc: '2.0', id: envelope.id, error: envelope.error });
       return;
@@ -174,7 +176,7 @@ export class JsonRpcController {
       onDisconnect: STREAM_STOP_METHODS.has(opts.method) ? 'stop' : 'drain',
       headers: opts.headers,
       errorFrame: opts.legacy ? 'data' : 'event',
-      keepAliveMs: this.config.http.sseKeepAliveMs,
+      keepAliveMs: this.http.sseKeepAliveMs,
     });
   }
 

@@ -29,7 +29,8 @@ import { CallContextService } from '../call-context.service';
 import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse } from '../sse-writer';
 import { A2A_REQUEST_HANDLER } from '../transport.constants';
-import { A2aConfig } from '../../../config/a2a.config';
+import type { ConfigType } from '@nestjs/config';
+import { httpConfig } from '../../../config/namespaces';
 import { assertSendRequestShape } from '../request-shape';
 import { RestExceptionFilter } from './rest-exception.filter';
 import {
@@ -55,7 +56,7 @@ export class RestController {
   constructor(
     @Inject(A2A_REQUEST_HANDLER) private readonly handler: A2ARequestHandler,
     private readonly contexts: CallContextService,
-    private readonly config: A2aConfig,
+    @Inject(httpConfig.KEY) private readonly http: ConfigType<typeof httpConfig>,
   ) {}
 
   /** SendMessage: `{"task": …}` or `{"message": …}`. */
@@ -121,7 +122,7 @@ export class RestController {
   ): Promise<void> {
     const ctx = this.context(req);
     const { id, verb } = splitSegment(segment);
-    readJsonBody(req, this.config.http.maxJsonDepth);
+    readJsonBody(req, this.http.maxJsonDepth);
     if (verb === 'subscribe') return this.subscribe(reply, id, ctx);
     if (verb !== 'cancel') throw new NotFoundException(`No route for POST /tasks/${segment}`);
     const task = await this.handler.cancelTask({ id, tenant: '', metadata: {} }, ctx);
@@ -147,7 +148,7 @@ export class RestController {
   ): Promise<void> {
     const ctx = this.context(req);
     const config = TaskPushNotificationConfig.fromJSON({
-      ...readJsonBody(req, this.config.http.maxJsonDepth),
+      ...readJsonBody(req, this.http.maxJsonDepth),
       taskId: id,
     });
     const result = await this.handler.createTaskPushNotificationConfig(config, ctx);
@@ -195,7 +196,7 @@ export class RestController {
 
   /** A SendMessage body: depth-bounded JSON whose `message` has a decodable shape. */
   private messageBody(req: FastifyRequest): Record<string, unknown> {
-    const body = readJsonBody(req, this.config.http.maxJsonDepth);
+    const body = readJsonBody(req, this.http.maxJsonDepth);
     assertSendRequestShape(body);
     rejectAmbiguousParts(body.message);
     return body;
@@ -227,7 +228,7 @@ export class RestController {
       encode: (e) => StreamResponse.toJSON(e),
       encodeError: (err) => renderRestError(err).body,
       onDisconnect,
-      keepAliveMs: this.config.http.sseKeepAliveMs,
+      keepAliveMs: this.http.sseKeepAliveMs,
     });
   }
 }

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { aJsonRpcRequest, aLegacyMessage, aMessage, get, post, V1 } from '../fixtures/builders';
-import { TestServer, startTestServer } from '../utils/test-app';
+import { aJsonRpcRequest, aLegacyMessage, aMessage, V1 } from '../fixtures/builders';
+import { InjectedApp, startInjectedApp } from '../utils/inject-app';
 
 const REST_V1 = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
 
 describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.6)', () => {
-  let server: TestServer;
+  // Controller tier: the real app on Fastify, driven with inject() (wire shapes only).
+  let server: InjectedApp;
+  const post: InjectedApp['post'] = (...args) => server.post(...args);
+  const get: InjectedApp['get'] = (...args) => server.get(...args);
   beforeAll(async () => {
-    server = await startTestServer({ SUPERQODE_A2A_MAX_BODY_BYTES: 4096 });
+    server = await startInjectedApp({ SUPERQODE_A2A_MAX_BODY_BYTES: 4096 });
   });
   afterAll(() => server.close());
 

@@ -1,14 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get } from '../fixtures/builders';
-import { TestServer, startTestServer } from '../utils/test-app';
+import { InjectedApp, startInjectedApp } from '../utils/inject-app';
+import type { HttpMethod } from '../utils/inject-app';
+
+// Controller tier: the real app on Fastify, driven with inject() (wire shapes only).
+let server: InjectedApp;
+const get: InjectedApp['get'] = (...args) => server.get(...args);
+/** fetch() over inject(), for the calls below that need a method or raw body. */
+async function fetch(
+  url: string,
+  init: { method?: HttpMethod; headers?: Record<string, string>; body?: string } = {},
+) {
+  const r = await server.request(init.method ?? 'GET', url, init.headers, init.body);
+  return {
+    status: r.status,
+    headers: r.headers,
+    text: async () => r.text,
+    json: async () => r.body,
+  };
+}
 
 const PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
 
 describe('Agent Card discovery and caching (A2A §8.2, RFC 9110 §13)', () => {
-  let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: 120 });
+    server = await startInjectedApp({ SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: 120 });
   });
   afterAll(() => server.close());
 
@@ -121,9 +137,8 @@ describe('Agent Card discovery and caching (A2A §8.2, RFC 9110 §13)', () => {
 });
 
 describe('Agent Card with the 0.3 interface switched off', () => {
-  let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({
+    server = await startInjectedApp({
       SUPERQODE_A2A_LEGACY_V03: false,
       SUPERQODE_A2A_PUBLIC_URL: 'https://agent.example.com/ ',
     });

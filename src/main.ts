@@ -2,12 +2,9 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { startServer } from './bootstrap';
 
-/** `npm run start:prod`: serve on the environment's configuration (see README). */
+/** `npm run start:prod`: serve on the environment's configuration (and `.env`; see README). */
 async function main(): Promise<void> {
-  const { app, url } = await startServer();
-  const logger = new Logger('Main');
-  logger.log(`SuperQode A2A agent listening on ${url} (card: ${url}/.well-known/agent-card.json)`);
-  void app;
+  await startServer(); // logs the start-up banner
 }
 
 main().catch((err: Error) => {

@@ -163,6 +163,8 @@ export const envSchema = z.object({
     .default(64),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** Log lines as JSON (`json`), one readable line (`pretty`), or pretty on a TTY only (`auto`). */
+  SUPERQODE_A2A_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 });
 
 /** The validated configuration object (defaults applied, strings coerced). */

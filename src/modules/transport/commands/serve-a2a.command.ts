@@ -1,6 +1,6 @@
-import { Logger } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { RawEnv } from '../../../config/env.schema';
+import { useEnvFile } from '../../../config/process-env';
 
 /** Flags of `superqode serve a2a`, as parsed by nest-commander. */
 interface ServeA2aOptions {
@@ -42,6 +42,7 @@ interface ServeA2aOptions {
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
   maxConnectionsPerAddress?: number;
+  envFile?: string;
 }
 
 /**
@@ -54,8 +55,6 @@ interface ServeA2aOptions {
   description: 'Serve SuperQode as an A2A 1.0 agent (JSON-RPC 1.0 + 0.3, HTTP+JSON)',
 })
 export class ServeA2aCommand extends CommandRunner {
-  private readonly logger = new Logger('serve a2a');
-
   async run(_args: string[], options: ServeA2aOptions = {}): Promise<void> {
     // Loaded on use: the server's module graph registers its TypeORM data sources ('tasks',
     // 'harness') when imported, which must not happen for other commands (`harness run` has its own).
@@ -66,10 +65,17 @@ export class ServeA2aCommand extends CommandRunner {
       return;
     }
     const { startServer } = await import('../../../bootstrap');
-    const { url } = await startServer(toEnv(options));
-    this.logger.log(`SuperQode A2A agent listening on ${url}`);
-    process.stdout.write(`Agent Card: ${url}/.well-known/agent-card.json\n`);
+    await startServer(toEnv(options)); // logs the start-up banner
     await new Promise<void>(() => undefined); // served until a signal ends the process
+  }
+
+  @Option({
+    flags: '--env-file <path>',
+    description: 'read variables from this file instead of ./.env (set variables win)',
+  })
+  parseEnvFile(v: string): string {
+    useEnvFile(v);
+    return v;
   }
 
   @Option({ flags: '--host <host>', description: 'interface to bind (default 127.0.0.1)' })

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { HarnessRunLog } from './harness-run-log';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
@@ -12,6 +13,7 @@ import { ShutdownLog } from './startup-banner';
  */
 @Global()
 @Module({
+  imports: [AuthModule],
   controllers: [RootController, MetricsController],
   providers: [MetricsService, HarnessRunLog, TaskCounts, ShutdownLog],
   exports: [MetricsService, HarnessRunLog],

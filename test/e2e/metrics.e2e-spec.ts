@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
 import { OPERATOR_TOKEN } from '../fixtures/credentials';
 import { startTestServer, TestServer } from '../utils/test-app';
@@ -57,6 +59,18 @@ describe('GET /metrics (Prometheus, issue #19)', () => {
     expect(after).toMatch(/^superqode_a2a_store_write_errors_total 0$/m);
     expect(after).toMatch(/^superqode_a2a_process_cpu_seconds_total /m);
     expect(after).not.toContain(OPERATOR_TOKEN);
+  });
+
+  it('every metric the sample Grafana dashboard charts is exposed (docs/grafana-dashboard.json)', async () => {
+    const dashboard = readFileSync(join(__dirname, '../../docs/grafana-dashboard.json'), 'utf8');
+    const names = new Set(
+      [...dashboard.matchAll(/superqode_a2a_\w+/g)].map((m) =>
+        m[0].replace(/_(bucket|count|sum)$/, ''),
+      ),
+    );
+    expect(names.size).toBeGreaterThan(5);
+    const text = await scrape(server.url);
+    for (const name of names) expect(text).toContain(`# TYPE ${name} `);
   });
 
   it('GET / points to the card, /health and the docs (JSON; HTML for a browser), ungated', async () => {

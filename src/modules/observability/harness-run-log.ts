@@ -16,7 +16,7 @@ export class HarnessRunTrace {
   constructor(
     private readonly logger: Logger,
     private readonly metrics: MetricsService,
-    private readonly ids: { task: string; context: string },
+    private readonly ids: { taskId: string; contextId: string },
   ) {}
 
   /** Observes one Harness Protocol event; logs at `run.started` and at the segment's end. */
@@ -25,7 +25,7 @@ export class HarnessRunTrace {
       case 'run.started':
         this.runId = event.run_id;
         this.startedMs = performance.now();
-        this.logger.log({ msg: 'harness run started', run: event.run_id, ...this.ids });
+        this.logger.log({ msg: 'harness run started', runId: event.run_id, ...this.ids });
         return;
       case 'artifact.created':
         this.filesChanged = event.data.paths.length;
@@ -53,7 +53,7 @@ export class HarnessRunTrace {
     this.metrics.harnessRunDuration.labels(status).observe(durationMs / 1000);
     this.logger.log({
       msg: 'harness run ended',
-      run: this.runId ?? 'unknown',
+      runId: this.runId ?? 'unknown',
       ...this.ids,
       status,
       ...(code ? { code } : {}),
@@ -64,8 +64,8 @@ export class HarnessRunTrace {
 }
 
 /**
- * One log line when a harness run starts and one when its segment ends (run, task, context,
- * status, files changed, duration in ms), and the `superqode_a2a_harness_runs_total` metrics.
+ * One log line when a harness run starts and one when its segment ends (`runId`, `taskId`,
+ * `contextId`, `status`, `filesChanged`, `durationMs`), and the `superqode_a2a_harness_runs_total` metrics.
  * Never the prompt, the answer or tool output.
  */
 @Injectable()
@@ -76,6 +76,6 @@ export class HarnessRunLog {
 
   /** A trace for one turn of task `task` in context `context`. */
   trace(task: string, context: string): HarnessRunTrace {
-    return new HarnessRunTrace(this.logger, this.metrics, { task, context });
+    return new HarnessRunTrace(this.logger, this.metrics, { taskId: task, contextId: context });
   }
 }

@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { startServer } from './bootstrap';
+import { processEnv } from './config/process-env';
+import { useProcessLoggerForNest } from './modules/observability/process-logger';
+
+useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
 
 /** `npm run start:prod`: serve on the environment's configuration (and `.env`; see README). */
 async function main(): Promise<void> {

@@ -109,6 +109,34 @@ describe('Operable server (issue #19): banner, access log, output modes, .env', 
     90_000,
   );
 
+  it('a refused start logs its reason once, as a JSON line without stack or colour when piped', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-refused-'));
+    try {
+      const r = spawnSync(process.execPath, [MAIN_JS], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: {
+          PATH: process.env.PATH,
+          SUPERQODE_A2A_PORT: '0',
+          SUPERQODE_A2A_TASK_STORE_PATH: join(dir, 't.sqlite3'),
+          SUPERQODE_A2A_HARNESS_STORE_PATH: join(dir, 'h.sqlite3'),
+          SUPERQODE_A2A_HARNESS_SPEC: join(dir, 'missing-spec.yaml'),
+        },
+      });
+      const out = `${r.stdout}${r.stderr}`;
+      expect(r.status).toBe(1);
+      expect(out).not.toContain(ESC);
+      expect(out).not.toMatch(/\n\s+at /);
+      const errors = jsonLines(out).filter((l) => l.level === 'error');
+      expect(errors).toEqual([
+        expect.objectContaining({ msg: expect.stringMatching(/missing-spec\.yaml: cannot read/) }),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('.env and --env-file', () => {
     let dir: string;
     beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sq-dotenv-'))));

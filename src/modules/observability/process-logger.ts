@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { LoggerService } from '@nestjs/common';
 import pino from 'pino';
 import type { Logger as PinoLogger, LevelWithSilent } from 'pino';
@@ -102,7 +103,9 @@ export class PinoNestLogger implements LoggerService {
   error(message: unknown, ...params: unknown[]): void {
     const context = params.length > 1 ? lastString(params) : undefined;
     const stack = typeof params[0] === 'string' && params[0].includes('\n    at ') ? params[0] : '';
-    this.write('error', message, context ?? (stack ? undefined : lastString(params)), stack);
+    const ctx = context ?? (stack ? undefined : lastString(params));
+    // A failure while the app is created is rethrown to our caller, which logs it once (no stack).
+    this.write(ctx === 'ExceptionHandler' ? 'debug' : 'error', message, ctx, stack);
   }
   warn(message: unknown, ...params: unknown[]): void {
     this.write('warn', message, lastString(params));
@@ -134,6 +137,18 @@ export class PinoNestLogger implements LoggerService {
       this.logger[level](fields, String(message));
     }
   }
+}
+
+/**
+ * Makes every `new Logger(ctx)` of Nest write through a process logger made from the raw
+ * environment's `NO_COLOR` only (level `log`, format `auto`): for the lines written before the
+ * configuration is validated (an invalid variable, a refused bind), which would otherwise come out
+ * in Nest's coloured format even when piped.
+ */
+export function useProcessLoggerForNest(noColor: boolean): void {
+  Logger.overrideLogger(
+    new PinoNestLogger(createProcessLogger({ level: 'log', format: 'auto', noColor })),
+  );
 }
 
 function lastString(params: unknown[]): string | undefined {

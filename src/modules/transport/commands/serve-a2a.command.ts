@@ -1,6 +1,6 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { RawEnv } from '../../../config/env.schema';
-import { useEnvFile } from '../../../config/process-env';
+import { processEnv, useEnvFile } from '../../../config/process-env';
 
 /** Flags of `superqode serve a2a`, as parsed by nest-commander. */
 interface ServeA2aOptions {
@@ -65,6 +65,9 @@ export class ServeA2aCommand extends CommandRunner {
       return;
     }
     const { startServer } = await import('../../../bootstrap');
+    // Errors before the configuration is validated come out in the server's log format too.
+    const { useProcessLoggerForNest } = await import('../../observability/process-logger');
+    useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
     await startServer(toEnv(options)); // logs the start-up banner
     await new Promise<void>(() => undefined); // served until a signal ends the process
   }

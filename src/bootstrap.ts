@@ -16,6 +16,7 @@ import { loadEnv } from './config/load-env';
 import { processEnv } from './config/process-env';
 import { registerHttpObserver } from './modules/observability/http-observer';
 import { MetricsService } from './modules/observability/metrics.service';
+import { startMetricsListener } from './modules/observability/metrics-listener';
 import {
   PinoNestLogger,
   ProcessLogger,
@@ -137,6 +138,14 @@ export async function startServer(
   const logger = new Logger('superqode');
   for (const warning of remoteBindWarnings(config, publicUrlGiven)) logger.warn(warning);
   await app.listen(config.port, config.host);
-  for (const line of startupBanner(app, await app.getUrl())) logger.log(line);
+  const metricsHost = loadEnv(overrides).SUPERQODE_A2A_METRICS_HOST;
+  let metricsUrl: string | undefined;
+  if (metricsHost !== undefined) {
+    const port = loadEnv(overrides).SUPERQODE_A2A_METRICS_PORT;
+    const listener = await startMetricsListener(app.get(MetricsService), metricsHost, port);
+    app.getHttpServer().once('close', () => listener.server.close());
+    metricsUrl = listener.url;
+  }
+  for (const line of startupBanner(app, await app.getUrl(), metricsUrl)) logger.log(line);
   return { app, url: config.publicUrl };
 }

@@ -137,6 +137,25 @@ describe('Operable server (issue #19): banner, access log, output modes, .env', 
     }
   });
 
+  it('--metrics-host: a second listener serves GET /metrics only, without a credential', async () => {
+    const server = await startBuiltServer(
+      { SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN },
+      { args: [CLI_JS, 'serve', 'a2a', '--metrics-host', '127.0.0.1', '--metrics-port', '0'] },
+    );
+    try {
+      await server.waitFor(/and http:\/\/127\.0\.0\.1:\d+\/metrics \(no credential\)/);
+      const url = /and (http:\/\/127\.0\.0\.1:\d+\/metrics) \(no credential\)/.exec(
+        server.output(),
+      )![1];
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('# TYPE superqode_a2a_http_requests_total counter');
+      expect((await fetch(url.replace('/metrics', '/health'))).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
   describe('.env and --env-file', () => {
     let dir: string;
     beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sq-dotenv-'))));

@@ -26,10 +26,15 @@ function authMode(config: A2aConfig): string {
  * The start-up banner: a few lines saying what this server serves and how. Never a secret: the
  * database URL is redacted, tokens only appear as "configured".
  * @param listening - The address the server listens on (`app.getUrl()`: the port chosen for 0).
+ * @param metricsListener - URL of the `--metrics-host` listener, when one runs.
  * @returns Lines in order: listening URL and card, skills (and why one is not served), harness,
  *   stores, auth and limits.
  */
-export function startupBanner(app: INestApplicationContext, listening: string): string[] {
+export function startupBanner(
+  app: INestApplicationContext,
+  listening: string,
+  metricsListener?: string,
+): string[] {
   const config = app.get(A2aConfig);
   const skills = app
     .get(AgentCardService)
@@ -43,7 +48,8 @@ export function startupBanner(app: INestApplicationContext, listening: string): 
   const url = config.port === 0 ? listening : config.publicUrl;
   const lines = [
     `SuperQode A2A ${PACKAGE_VERSION} listening on ${listening}${listening === url ? '' : ` (public URL ${url})`}`,
-    `Agent Card: ${url}/.well-known/agent-card.json; health: ${url}/health; metrics: ${url}/metrics`,
+    `Agent Card: ${url}/.well-known/agent-card.json; health: ${url}/health; metrics: ${url}/metrics` +
+      (metricsListener ? ` and ${metricsListener} (no credential)` : ''),
     `Skills: ${skills.join(', ') || 'none'}${notServed.length ? `; ${notServed.join('; ')}` : ''}`,
   ];
   if (config.harness.served) {

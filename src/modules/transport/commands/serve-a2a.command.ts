@@ -43,6 +43,8 @@ interface ServeA2aOptions {
   keepAliveTimeoutMs?: number;
   maxConnectionsPerAddress?: number;
   envFile?: string;
+  metricsHost?: string;
+  metricsPort?: number;
 }
 
 /**
@@ -79,6 +81,19 @@ export class ServeA2aCommand extends CommandRunner {
   parseEnvFile(v: string): string {
     useEnvFile(v);
     return v;
+  }
+
+  @Option({
+    flags: '--metrics-host <host>',
+    description: 'also serve GET /metrics, without a credential, on this interface',
+  })
+  parseMetricsHost(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--metrics-port <port>', description: 'port of --metrics-host (default 9464)' })
+  parseMetricsPort(v: string): number {
+    return Number(v);
   }
 
   @Option({ flags: '--host <host>', description: 'interface to bind (default 127.0.0.1)' })
@@ -389,6 +404,8 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
   return {
     SUPERQODE_A2A_HOST: o.host,
     SUPERQODE_A2A_PORT: o.port,
+    SUPERQODE_A2A_METRICS_HOST: o.metricsHost,
+    SUPERQODE_A2A_METRICS_PORT: o.metricsPort,
     SUPERQODE_A2A_PUBLIC_URL: o.publicUrl,
     SUPERQODE_A2A_TASK_STORE_PATH: typeof o.taskStore === 'string' ? o.taskStore : undefined,
     SUPERQODE_A2A_TASK_STORE_ENABLED: o.taskStore === false ? false : undefined,

@@ -11,6 +11,7 @@ import { HealthModule } from './modules/health/health.module';
 import { ConfiguredTasksModule } from './modules/tasks/configured-tasks.module';
 import { TransportModule } from './modules/transport/transport.module';
 import { StoreLifecycleModule } from './modules/tasks/lifecycle/store-lifecycle.module';
+import { ObservabilityModule } from './modules/observability/observability.module';
 
 /** What an embedding application hands in: its Harness Protocol controller, its own skills. */
 export interface AppEmbedding {
@@ -67,6 +68,7 @@ export class AppModule {
         TransportModule,
         HealthModule,
         StoreLifecycleModule,
+        ObservabilityModule,
       ],
     };
   }

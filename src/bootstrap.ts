@@ -1,6 +1,8 @@
-import { ConsoleLogger, LogLevel, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { AppModule } from './app.module';
 import type { AppEmbedding } from './app.module';
 import { assertServePolicy, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
@@ -8,55 +10,71 @@ import { ValidatedEnv } from './config/a2a-config.module';
 import { Env, RawEnv } from './config/env.schema';
 import { accessConfig, cardConfig, httpConfig, serverConfig } from './config/namespaces';
 import type { ConfigType } from '@nestjs/config';
-import { redactUrl } from './common/http/redact-url';
+import { processEnv } from './config/process-env';
+import { registerHttpObserver } from './modules/observability/http-observer';
+import { MetricsService } from './modules/observability/metrics.service';
+import { startMetricsListener } from './modules/observability/metrics-listener';
+import {
+  PinoNestLogger,
+  ProcessLogger,
+  createProcessLogger,
+} from './modules/observability/process-logger';
+import { startupBanner } from './modules/observability/startup-banner';
 import { registerRequestGuards } from './modules/transport/http/request-guards';
 import {
   capConnectionsPerAddress,
   serverLimitOptions,
 } from './modules/transport/http/server-limits';
 
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+/**
+ * The process logger for a configuration (`SUPERQODE_A2A_LOG_LEVEL`, `SUPERQODE_A2A_LOG_FORMAT`,
+ * `NO_COLOR`): JSON lines off a TTY, one readable line on a TTY (see `createProcessLogger`).
+ * @param logStream - Where lines go (default stdout); tests capture them.
+ */
+export function processLoggerFor(env: Env, logStream?: NodeJS.WritableStream): ProcessLogger {
+  return createProcessLogger({
+    level: env.SUPERQODE_A2A_LOG_LEVEL,
+    format: env.SUPERQODE_A2A_LOG_FORMAT,
+    stream: logStream,
+    isTty: logStream ? false : undefined,
+    noColor: (processEnv().NO_COLOR ?? '') !== '',
+  });
+}
 
 /**
- * The Fastify adapter for a configuration: body limit (bytes), trusted proxy hops and, at debug level, Fastify's
- * request log (pino JSON lines) with `Authorization`, cookies and `access_token` redacted.
- * @param logStream - Where request logs go (default stdout); tests capture them.
+ * The Fastify adapter for a configuration: body limit (bytes), trusted proxy hops and the process
+ * logger (Fastify's own lines at warn, or at the configured level from debug down). Fastify's
+ * request log is off: `registerHttpObserver` writes one access line per request instead.
+ * @param logStream - Where log lines go (default stdout); tests capture them.
+ * @param logger - The process logger (default: one made for `env` and `logStream`).
  */
-export function adapterFor(env: Env, logStream?: NodeJS.WritableStream): FastifyAdapter {
-  const level = env.SUPERQODE_A2A_LOG_LEVEL;
+export function adapterFor(
+  env: Env,
+  logStream?: NodeJS.WritableStream,
+  logger: ProcessLogger = processLoggerFor(env, logStream),
+): FastifyAdapter {
   const hops = trustedProxyHops(
     env.SUPERQODE_A2A_TRUSTED_PROXY_HOPS,
     env.SUPERQODE_A2A_ALLOW_REMOTE,
   );
-  const requestLog = level === 'debug' || level === 'verbose';
-  return new FastifyAdapter({
+  const debug = logger.isLevelEnabled('debug');
+  const adapter = new FastifyAdapter({
     bodyLimit: env.SUPERQODE_A2A_MAX_BODY_BYTES,
     // Request/head/keep-alive deadlines and A2A-shaped Node/Fastify-level errors (issue #11).
     ...serverLimitOptions(env),
     // request.ip honours X-Forwarded-For only through this many trusted proxies.
     trustProxy: hops > 0 ? hops : false,
-    logger: requestLog
-      ? {
-          level: 'info',
-          redact: ['req.headers.authorization', 'req.headers.cookie'],
-          serializers: {
-            req: (req: { method: string; url: string; ip?: string }) => ({
-              method: req.method,
-              url: redactUrl(req.url),
-              remoteAddress: req.ip,
-            }),
-          },
-          ...(logStream ? { stream: logStream } : {}),
-        }
-      : false,
+    loggerInstance: logger.child({ context: 'fastify' }, { level: debug ? logger.level : 'warn' }),
+    logController: new LogController({ disableRequestLogging: true }),
+    // One logger for every request: no per-request child (the access line names the request).
+    childLoggerFactory: (parent: FastifyBaseLogger) => parent,
   });
+  PROCESS_LOGGERS.set(adapter.getInstance(), logger);
+  return adapter;
 }
 
-/** Nest's logger as one JSON object per line, at the configured level and above. */
-export function loggerFor(env: Env): ConsoleLogger {
-  const level = env.SUPERQODE_A2A_LOG_LEVEL;
-  return new ConsoleLogger({ json: true, logLevels: LEVELS.slice(0, LEVELS.indexOf(level) + 1) });
-}
+/** The process logger each adapter was made with (for the access log in {@link configureApp}). */
+const PROCESS_LOGGERS = new WeakMap<object, ProcessLogger>();
 
 /**
  * Wires what must be set on the Fastify instance itself (shared by production and tests):
@@ -70,6 +88,8 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const logger = PROCESS_LOGGERS.get(fastify) ?? processLoggerFor(ValidatedEnv.load().env);
+  registerHttpObserver(fastify, app.get(MetricsService), logger);
   const http = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
   registerRequestGuards(fastify, {
     publicUrl: app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY).publicUrl,
@@ -105,12 +125,13 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const validated = bootConfig(overrides);
   const env = validated.env;
+  const logger = processLoggerFor(env);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(validated, embedding),
-    adapterFor(env),
+    adapterFor(env, undefined, logger),
     {
       bodyParser: false,
-      logger: loggerFor(env),
+      logger: new PinoNestLogger(logger),
       abortOnError: false,
     },
   );
@@ -128,8 +149,16 @@ export async function startServer(
   const app = await createApp(overrides, embedding);
   const server = app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY);
   const access = app.get<ConfigType<typeof accessConfig>>(accessConfig.KEY);
-  const logger = new Logger('Bootstrap');
+  const logger = new Logger('superqode');
   for (const warning of remoteBindWarnings(server, access)) logger.warn(warning);
   await app.listen(server.port, server.host);
+  let metricsUrl: string | undefined;
+  if (server.metricsHost !== undefined) {
+    const { metricsHost, metricsPort } = server;
+    const listener = await startMetricsListener(app.get(MetricsService), metricsHost, metricsPort);
+    app.getHttpServer().once('close', () => listener.server.close());
+    metricsUrl = listener.url;
+  }
+  for (const line of startupBanner(app, await app.getUrl(), metricsUrl)) logger.log(line);
   return { app, url: server.publicUrl };
 }

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { startServer } from './bootstrap';
+import { processEnv } from './config/process-env';
+import { useProcessLoggerForNest } from './modules/observability/process-logger';
 
-/** `npm run start:prod`: serve on the environment's configuration (see README). */
+useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
+
+/** `npm run start:prod`: serve on the environment's configuration (and `.env`; see README). */
 async function main(): Promise<void> {
-  const { app, url } = await startServer();
-  const logger = new Logger('Main');
-  logger.log(`SuperQode A2A agent listening on ${url} (card: ${url}/.well-known/agent-card.json)`);
-  void app;
+  await startServer(); // logs the start-up banner
 }
 
 main().catch((err: Error) => {

@@ -174,6 +174,12 @@ export const envSchema = z.object({
     .default(64),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** Interface of a second listener serving only `GET /metrics`, without a credential (`--metrics-host`). */
+  SUPERQODE_A2A_METRICS_HOST: z.string().trim().min(1).optional(),
+  /** Port of that listener (`--metrics-port`; 0 = any free port). */
+  SUPERQODE_A2A_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** Log lines as JSON (`json`), one readable line (`pretty`), or pretty on a TTY only (`auto`). */
+  SUPERQODE_A2A_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 });
 
 /** The validated configuration object (defaults applied, strings coerced). */

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { processEnv } from './process-env';
+import { processEnv, useEnvFile } from './process-env';
 
 /** Every non-spec TypeScript file under `dir`. */
 function sources(dir: string): string[] {
@@ -22,10 +23,33 @@ describe('processEnv (issue #13: process.env read in one place)', () => {
         .map((line, i) => ({ where: `${relative(src, file)}:${i + 1}`, line }))
         .filter(({ line }) => /\bprocess\.env\b/.test(line) && !/^\s*(\*|\/\/|\/\*)/.test(line)),
     );
-    expect(readers.map((r) => r.where)).toEqual(['config/process-env.ts:11']);
+    expect(readers.map((r) => r.where)).toEqual(['config/process-env.ts:19']);
   });
 
   it('returns the live process environment', () => {
     expect(processEnv().PATH).toBe(process.env.PATH);
+  });
+});
+
+describe('env file (issue #19)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sq-envfile-'));
+  const file = join(dir, 'test.env');
+  afterAll(() => {
+    delete process.env.SQ_ENVFILE_BOTH;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('adds the file variables, and a variable set in the environment wins over the file', () => {
+    writeFileSync(file, 'SQ_ENVFILE_ONLY=from-file\nSQ_ENVFILE_BOTH="from-file"\n# comment\n');
+    process.env.SQ_ENVFILE_BOTH = 'from-env';
+    useEnvFile(file);
+    expect(processEnv().SQ_ENVFILE_ONLY).toBe('from-file');
+    expect(processEnv().SQ_ENVFILE_BOTH).toBe('from-env');
+    expect(process.env.SQ_ENVFILE_ONLY).toBeUndefined(); // never written back
+  });
+
+  it('a missing --env-file is an error naming the flag', () => {
+    useEnvFile(join(dir, 'missing.env'));
+    expect(() => processEnv()).toThrow(/--env-file .*missing\.env/);
   });
 });

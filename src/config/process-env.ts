@@ -1,12 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+
 /** The process environment as plain variables (`undefined` when unset). */
 export type ProcessEnv = Readonly<Record<string, string | undefined>>;
 
 /**
- * The process environment: the one place `src/` reads `process.env` (issue #13). The server's
- * settings are validated from it by `loadEnv`; the client commands' credentials are read by
- * `clientEnv` (`./client-env.ts`); the harness takes provider keys (`HarnessProviderConfig`)
- * and the tool processes' PATH/LANG/TERM (`allowlistedEnvironment`) from it. Nothing writes back.
+ * The process environment: the one place `src/` reads `process.env` (issue #13), under the
+ * variables of the env file ({@link useEnvFile}; `.env` in the working directory by default): a
+ * variable set in the environment wins over the file. The server's settings are validated from it
+ * by `loadEnv`; the client commands' credentials are read by `clientEnv` (`./client-env.ts`); the
+ * harness takes provider keys (`HarnessProviderConfig`) and the tool processes' PATH/LANG/TERM
+ * (`allowlistedEnvironment`) from it. Nothing writes back (file values never reach child processes
+ * except through those allowlists).
+ * @throws {Error} The env file named by `--env-file` is missing or unreadable.
  */
 export function processEnv(): ProcessEnv {
-  return process.env;
+  const env = process.env;
+  const file = envFileVariables();
+  return file === NO_VARIABLES ? env : { ...file, ...env };
+}
+
+const NO_VARIABLES: Readonly<Record<string, string>> = Object.freeze({});
+let envFile = { path: '.env', required: false };
+let fileVariables: Readonly<Record<string, string>> | undefined;
+
+/**
+ * Reads variables from `path` instead of `./.env` (`--env-file`); a missing file is then an
+ * error. Dotenv syntax (`KEY=value`, `#` comments, quotes), parsed by Node's `util.parseEnv`.
+ */
+export function useEnvFile(path: string): void {
+  envFile = { path, required: true };
+  fileVariables = undefined;
+}
+
+/**
+ * The env file's variables (read once; `{}` when `./.env` does not exist).
+ * @throws {Error} `--env-file <path>: <reason>` when a named file cannot be read.
+ */
+export function envFileVariables(): Readonly<Record<string, string>> {
+  if (fileVariables) return fileVariables;
+  let text: string;
+  try {
+    text = readFileSync(resolve(envFile.path), 'utf8');
+  } catch (err) {
+    if (!envFile.required && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return (fileVariables = NO_VARIABLES);
+    }
+    throw new Error(`--env-file ${envFile.path}: ${(err as Error).message}`);
+  }
+  const parsed = parseEnv(text) as Record<string, string>;
+  fileVariables = Object.keys(parsed).length ? Object.freeze(parsed) : NO_VARIABLES;
+  return fileVariables;
 }

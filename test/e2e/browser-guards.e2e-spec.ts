@@ -205,7 +205,8 @@ describe('superqode serve a2a: repeatable --cors-origin and --allowed-host (buil
       'box.lan',
     ];
     const child = spawn(process.execPath, [join(__dirname, '../../dist/cli.js'), ...args], {
-      env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error' },
+      // The start-up banner (its "Agent Card:" line says the server listens) is at info.
+      env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'log' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

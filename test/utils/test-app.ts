@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
-import { adapterFor, bootConfig, configureApp } from '../../src/bootstrap';
+import { adapterFor, bootConfig, configureApp, processLoggerFor } from '../../src/bootstrap';
+import { PinoNestLogger } from '../../src/modules/observability/process-logger';
 import type { RawEnv } from '../../src/config/env.schema';
 
 type ModuleImport = Type<unknown> | DynamicModule;
@@ -73,11 +74,14 @@ export async function startTestServer(
   });
   if (opts.customize) builder = opts.customize(builder);
   const moduleRef = await builder.compile();
-  moduleRef.useLogger(['error']);
+  // With a log stream, Nest's lines (banner aside) go to it through the process logger too.
+  const logger = processLoggerFor(resolved, opts.logStream);
+  moduleRef.useLogger(opts.logStream ? new PinoNestLogger(logger) : ['error']);
   const app = configureApp(
-    moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(resolved, opts.logStream), {
-      bodyParser: false,
-    }),
+    moduleRef.createNestApplication<NestFastifyApplication>(
+      adapterFor(resolved, opts.logStream, logger),
+      { bodyParser: false },
+    ),
   );
   await app.listen(port, '127.0.0.1');
   return {

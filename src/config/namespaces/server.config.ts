@@ -18,6 +18,10 @@ export interface ServerSettings {
   readonly maxBodyBytes: number;
   /** X-Forwarded-For hops trusted for the client address (0 unless set, remote binds included). */
   readonly trustedProxyHops: number;
+  /** Address of the separate `/metrics` listener (`--metrics-host`), or undefined (none). */
+  readonly metricsHost: string | undefined;
+  /** Port of that listener (`--metrics-port`). */
+  readonly metricsPort: number;
 }
 
 /** `server`: bind address, public URL, log level, body limit, trusted proxy hops. */
@@ -39,6 +43,8 @@ export const serverConfig = configNamespace('server', (env): ServerSettings => {
       env.SUPERQODE_A2A_TRUSTED_PROXY_HOPS,
       env.SUPERQODE_A2A_ALLOW_REMOTE,
     ),
+    metricsHost: env.SUPERQODE_A2A_METRICS_HOST,
+    metricsPort: env.SUPERQODE_A2A_METRICS_PORT,
   };
 });
 /** The `server` namespace's object. */

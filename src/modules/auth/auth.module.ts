@@ -34,5 +34,6 @@ import { TrustedProxyNotice } from './trusted-proxy.notice';
     { provide: APP_GUARD, useClass: A2aAuthGuard },
     { provide: APP_GUARD, useClass: A2aThrottlerGuard },
   ],
+  exports: [AuthFailureLimiter],
 })
 export class AuthModule {}

@@ -22,9 +22,11 @@ export interface FailedTaskWrite {
 @Injectable()
 export class TaskWriteFailures {
   private readonly failures = new Map<string, FailedTaskWrite>();
+  private recorded = 0;
 
   /** Remembers a failed save (replacing an earlier one of the same task). */
   record(scope: TaskScope, task: Task, error: Error): void {
+    this.recorded += 1;
     const key = keyOf(scope, task.id);
     this.failures.delete(key);
     this.failures.set(key, { scope, task, error: error.message });
@@ -41,6 +43,11 @@ export class TaskWriteFailures {
   /** The remembered failures, oldest first (a copy). */
   pending(): FailedTaskWrite[] {
     return [...this.failures.values()];
+  }
+
+  /** Failed saves since the start (`superqode_a2a_store_write_errors_total`). */
+  get totalRecorded(): number {
+    return this.recorded;
   }
 
   /** How many failed writes wait to be ended. */

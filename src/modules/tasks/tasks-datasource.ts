@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { makeStateDir } from '../../common/runtime/state-dir';
 import { dirname, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { CreateA2aTasks1733000000000 } from './migrations/1733000000000-create-a2a-tasks';
@@ -60,7 +60,7 @@ export function tasksDataSourceOptions(
   }
   const path = where.path;
   const database = path === null ? ':memory:' : resolve(path);
-  if (path !== null) mkdirSync(dirname(database), { recursive: true });
+  if (path !== null) makeStateDir(dirname(database));
   return {
     type: 'better-sqlite3',
     database,

@@ -25,6 +25,7 @@ import { APPROVAL_HOW_TO, decisionOf } from './approval-prompt';
 import { ContextSessions } from './context-sessions.service';
 import { HarnessTurn } from './harness-turn';
 import { HarnessRuntime } from './harness-runtime';
+import { HarnessRunLog } from '../../observability/harness-run-log';
 import {
   callerPrincipal,
   harnessAccessRefusal,
@@ -75,6 +76,7 @@ export class HarnessSkill
     @Optional()
     @Inject(EMBEDDED_HARNESS_CONTROLLER)
     private readonly embedded?: HarnessProtocolController,
+    @Optional() private readonly runLog?: HarnessRunLog,
   ) {
     super();
     // An embedded controller chooses its own model; the built-in one needs a resolvable choice.
@@ -190,6 +192,7 @@ export class HarnessSkill
     entry: { abort: AbortController; runId?: string },
   ): Promise<void> {
     const abort = entry.abort;
+    const trace = this.runLog?.trace(context.taskId, context.contextId);
     const turn = new HarnessTurn(
       context,
       bus,
@@ -206,6 +209,7 @@ export class HarnessSkill
       try {
         for await (const event of events) {
           if (event.type === 'run.started') entry.runId = event.run_id;
+          trace?.on(event);
           await turn.on(event);
         }
       } catch (err) {

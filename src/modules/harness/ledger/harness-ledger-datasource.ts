@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { makeStateDir } from '../../../common/runtime/state-dir';
 import { dirname, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { HARNESS_MIGRATIONS_TABLE } from '../harness.constants';
@@ -54,7 +54,7 @@ export function harnessDataSourceOptions(
   const path = where.path;
   const inMemory = path === null || path === ':memory:';
   const database = inMemory ? ':memory:' : resolve(path);
-  if (!inMemory) mkdirSync(dirname(database), { recursive: true });
+  if (!inMemory) makeStateDir(dirname(database));
   return {
     type: 'better-sqlite3',
     database,

@@ -1,7 +1,7 @@
-import { Logger } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { ConfigValidationError } from '../../../config/config-errors';
 import { RawEnv } from '../../../config/env.schema';
+import { processEnv, useEnvFile } from '../../../config/process-env';
 import { serveSettingNamer } from './serve-flags';
 
 /** Flags of `superqode serve a2a`, as parsed by nest-commander. */
@@ -45,6 +45,9 @@ interface ServeA2aOptions {
   requestTimeoutMs?: number | string;
   keepAliveTimeoutMs?: number | string;
   maxConnectionsPerAddress?: number | string;
+  envFile?: string;
+  metricsHost?: string;
+  metricsPort?: number | string;
 }
 
 /**
@@ -58,8 +61,6 @@ interface ServeA2aOptions {
   description: 'Serve SuperQode as an A2A 1.0 agent (JSON-RPC 1.0 + 0.3, HTTP+JSON)',
 })
 export class ServeA2aCommand extends CommandRunner {
-  private readonly logger = new Logger('serve a2a');
-
   async run(_args: string[], options: ServeA2aOptions = {}): Promise<void> {
     const env = toEnv(options);
     try {
@@ -82,10 +83,33 @@ export class ServeA2aCommand extends CommandRunner {
       return;
     }
     const { startServer } = await import('../../../bootstrap');
-    const { url } = await startServer(env);
-    this.logger.log(`SuperQode A2A agent listening on ${url}`);
-    process.stdout.write(`Agent Card: ${url}/.well-known/agent-card.json\n`);
+    // Errors before the configuration is validated come out in the server's log format too.
+    const { useProcessLoggerForNest } = await import('../../observability/process-logger');
+    useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
+    await startServer(env); // logs the start-up banner
     await new Promise<void>(() => undefined); // served until a signal ends the process
+  }
+
+  @Option({
+    flags: '--env-file <path>',
+    description: 'read variables from this file instead of ./.env (set variables win)',
+  })
+  parseEnvFile(v: string): string {
+    useEnvFile(v);
+    return v;
+  }
+
+  @Option({
+    flags: '--metrics-host <host>',
+    description: 'also serve GET /metrics, without a credential, on this interface',
+  })
+  parseMetricsHost(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--metrics-port <port>', description: 'port of --metrics-host (default 9464)' })
+  parseMetricsPort(v: string): string {
+    return v; // validated (and named by its flag) with the env schema
   }
 
   @Option({ flags: '--host <host>', description: 'interface to bind (default 127.0.0.1)' })
@@ -405,6 +429,8 @@ export function toEnv(o: ServeA2aOptions): RawEnv {
   return {
     SUPERQODE_A2A_HOST: o.host,
     SUPERQODE_A2A_PORT: o.port,
+    SUPERQODE_A2A_METRICS_HOST: o.metricsHost,
+    SUPERQODE_A2A_METRICS_PORT: o.metricsPort,
     SUPERQODE_A2A_PUBLIC_URL: o.publicUrl,
     SUPERQODE_A2A_TASK_STORE_PATH: typeof o.taskStore === 'string' ? o.taskStore : undefined,
     SUPERQODE_A2A_TASK_STORE_ENABLED: o.taskStore === false ? false : undefined,

@@ -13,6 +13,8 @@ export const SERVE_FLAG_OF: Readonly<Partial<Record<keyof Env, string>>> = {
   SUPERQODE_A2A_TASK_STORE_ENABLED: '--no-task-store',
   SUPERQODE_A2A_DATABASE_URL: '--database-url',
   SUPERQODE_A2A_REDIS_URL: '--redis-url',
+  SUPERQODE_A2A_METRICS_HOST: '--metrics-host',
+  SUPERQODE_A2A_METRICS_PORT: '--metrics-port',
   SUPERQODE_A2A_MIGRATE: '--migrate',
   SUPERQODE_A2A_LEGACY_V03: '--no-legacy',
   SUPERQODE_A2A_CARD_CACHE_MAX_AGE_S: '--card-cache-max-age',

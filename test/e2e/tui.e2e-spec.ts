@@ -193,7 +193,8 @@ d('superqode tui in tmux (issue #18)', () => {
     await screen.tabTo('>Headers (Name');
     screen.type(API_KEY);
     screen.press('Enter');
-    await screen.waitFor(/Connected to Fake 0\.3/);
+    // Connect moves the focus from the Headers field to the message box when it is done.
+    await screen.waitFor(/>Message \[_[\s\S]*Connected to Fake 0\.3/);
     screen.type('ping');
     screen.press('Enter');
     const done = await screen.waitFor(/Reply completed/);

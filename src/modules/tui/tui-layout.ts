@@ -150,7 +150,7 @@ function bottomLines(s: TuiState, width: number): Line[] {
   lines.push([{ text: status, color: s.busy ? 'yellow' : 'green' }]);
   lines.push([
     {
-      text: 'Tab/↑↓ move · Enter select · Esc stop/leave · y copy · r resend · n new · ^C quit',
+      text: 'Tab/↑↓ move · Enter ok · Esc stop/leave · y copy · r resend · n new · ^C quit',
       color: 'gray',
     },
   ]);

@@ -6,7 +6,7 @@ import { ConnectionsStore, type SavedConnection } from '../client/connections.st
 import { DefaultOAuthProvider } from '../client/oauth/oauth-provider';
 import { Redactor } from '../client/redact';
 import { osc52 } from './osc52';
-import { waitStatus } from './wait-status';
+import { BusyClock } from './wait-status';
 import { viewResult } from '../client/result-view';
 import { sendReply, type ReplyProgress } from './reply-stream';
 import { tuiOAuthProvider } from './tui-oauth';
@@ -34,7 +34,10 @@ export class TuiSession {
   private lastSent?: string;
   private lastReply = '';
   private connection?: SavedConnection;
-  private ticker?: NodeJS.Timeout;
+  private readonly clock = new BusyClock(
+    () => this.state,
+    () => this.changed(),
+  );
 
   constructor(
     private readonly store: ConnectionsStore,
@@ -106,6 +109,7 @@ export class TuiSession {
     s.transcript.push(entry);
     const wait = new AbortController();
     this.wait = wait;
+    this.pendingTask = s.taskId;
     this.begin('waiting for the agent (Esc stops)');
     let last: ReplyProgress = { text: '' };
     const onProgress = (p: ReplyProgress): void => {
@@ -229,7 +233,7 @@ export class TuiSession {
   /** Releases the client and the cold-start timer. */
   async dispose(): Promise<void> {
     this.wait?.abort();
-    if (this.ticker) clearInterval(this.ticker);
+    this.clock.stop();
     await this.closeClient();
   }
 
@@ -259,32 +263,17 @@ export class TuiSession {
 
   private touch(p: ReplyProgress): void {
     // An answer is text or progress; a bare "submitted"/"working" task event is not one.
-    if (this.state.busy && (p.text || p.activity)) this.state.busy.lastEventAt = Date.now();
+    if (p.text || p.activity) this.clock.answered();
     this.pendingTask = p.taskId ?? this.pendingTask;
     if (p.activity) this.state.status = `working: ${this.redactor.text(p.activity)} (Esc stops)`;
   }
 
   private begin(label: string): void {
-    const now = Date.now();
-    this.state.busy = { label, since: now, lastEventAt: now };
-    this.state.status = `${label}…`;
-    this.ticker ??= setInterval(() => this.tick(), 500);
-    this.changed();
-  }
-
-  private tick(): void {
-    const b = this.state.busy;
-    if (!b) return;
-    const waited = waitStatus(b, Date.now());
-    if (waited) this.state.status = waited;
-    this.changed();
+    this.clock.begin(label);
   }
 
   private end(status: string): void {
-    this.state.busy = undefined;
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = undefined;
-    this.setStatus(status);
+    this.clock.end(status);
   }
 
   private options(trace: ClientTrace, saved?: SavedConnection): A2AClientOptions {

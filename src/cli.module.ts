@@ -4,6 +4,7 @@ import { ClientCommandsModule } from './modules/client/commands/client-commands.
 import { HarnessCommandsModule } from './modules/harness/commands/harness-commands.module';
 import { TaskCommandsModule } from './modules/tasks/commands/task-commands.module';
 import { ServeCommandsModule } from './modules/transport/commands/serve-commands.module';
+import { TuiModule } from './modules/tui/tui.module';
 
 /**
  * The one container of the `superqode` CLI (nest-commander), built by `createCli`
@@ -20,6 +21,7 @@ import { ServeCommandsModule } from './modules/transport/commands/serve-commands
     ClientCommandsModule,
     HarnessCommandsModule,
     TaskCommandsModule,
+    TuiModule,
   ],
 })
 export class CliModule {}

@@ -2,7 +2,7 @@
 
 /** `--help` text of every `superqode` command, keyed by command path ('' = root). */
 export const CLI_HELP: Readonly<Record<string, string>> = {
-  '': 'Usage: superqode [options] [command]\n\nOptions:\n  -V, --version   output the version number\n  -h, --help      display help for command\n\nCommands:\n  serve           Run a SuperQode server\n  a2a-keys        Signed API keys for the A2A server: secret, issue, verify,\n                  status\n  connect         Connect to a remote agent\n  a2a             A2A client: saved connections and discovery\n  harness         Run HarnessSpecs and inspect the harness ledger: run, resume,\n                  validate, runs, show, export\n  db              Database maintenance: migrate\n  help [command]  display help for command\n',
+  '': 'Usage: superqode [options] [command]\n\nOptions:\n  -V, --version   output the version number\n  -h, --help      display help for command\n\nCommands:\n  serve           Run a SuperQode server\n  a2a-keys        Signed API keys for the A2A server: secret, issue, verify,\n                  status\n  connect         Connect to a remote agent\n  a2a             A2A client: saved connections and discovery\n  harness         Run HarnessSpecs and inspect the harness ledger: run, resume,\n                  validate, runs, show, export\n  db              Database maintenance: migrate\n  tui [url]       Terminal screen: connect to an A2A agent and talk to it\n  help [command]  display help for command\n',
   serve:
     'Usage: superqode serve [options] [command]\n\nRun a SuperQode server\n\nOptions:\n  -h, --help     display help for command\n\nCommands:\n  a2a [options]  Serve SuperQode as an A2A 1.0 agent (JSON-RPC 1.0 + 0.3,\n                 HTTP+JSON)\n',
   'serve a2a':
@@ -47,4 +47,5 @@ export const CLI_HELP: Readonly<Record<string, string>> = {
   db: 'Usage: superqode db [options] [command]\n\nDatabase maintenance: migrate\n\nOptions:\n  -h, --help         display help for command\n\nCommands:\n  migrate [options]  Run pending migrations of the task store and the harness\n                     ledger\n',
   'db migrate':
     'Usage: superqode db migrate [options]\n\nRun pending migrations of the task store and the harness ledger\n\nOptions:\n  --database-url <url>    PostgreSQL URL (or SUPERQODE_A2A_DATABASE_URL)\n  --task-store <path>     SQLite file of the task store (without a database\n                          URL)\n  --harness-store <path>  SQLite file of the harness ledger (without a database\n                          URL)\n  -h, --help              display help for command\n',
+  tui: 'Usage: superqode tui [options] [url]\n\nTerminal screen: connect to an A2A agent and talk to it\n\nArguments:\n  url         agent base URL or agent card URL to connect to at once\n\nOptions:\n  -h, --help  display help for command\n',
 };

@@ -24,7 +24,10 @@ export enum A2AClientErrorCode {
   Unsupported = 'UNSUPPORTED',
   /** An OAuth 2 / OIDC step failed (discovery, grant, refresh, revocation). */
   OAuth = 'OAUTH',
-  /** A TLS client certificate, key or CA file could not be read. */
+  /**
+   * TLS setup or handshake: a certificate, key or CA file unreadable, a key that does not match
+   * its certificate, or a named TLS refusal (certificate required, unknown CA, untrusted server).
+   */
   TlsConfig = 'TLS_CONFIG',
 }
 

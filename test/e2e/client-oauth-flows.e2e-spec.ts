@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import {
 } from '../../src/modules/client/oauth/oauth-provider';
 import { FileTokenStore } from '../../src/modules/client/oauth/token-store';
 import { viewResult } from '../../src/modules/client/result-view';
-import { requireBuiltCli, superqode, tempHome } from '../fakes/client-cli';
+import { CLI, requireBuiltCli, superqode, tempHome } from '../fakes/client-cli';
 import { aV1Card, FakeAgent, SeenRequest, startFakeAgent } from '../fakes/client-fake-agent';
 import { FlakyProxy, startFlakyProxy } from '../fakes/flaky-proxy';
 import { OidcServer, startOidcServer } from '../fakes/oidc-process';
@@ -231,6 +232,62 @@ describe('client OAuth as users meet it, against oidc-provider (#17)', () => {
     expect(visit.url).toMatch(/code_challenge_method=S256/);
     expect(visit.page).toMatch(/Signed in\./);
     expect(r.stdout).toMatch(/completed/);
+  });
+
+  it('CLI over SSH without a display: device code (the browser is not opened); only when the card allows it', async () => {
+    requireBuiltCli();
+    const home = tempHome();
+    const log = join(home, 'browser.log');
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      NO_COLOR: '1',
+      SSH_CONNECTION: '10.0.0.1 50000 10.0.0.2 22',
+      BROWSER: `${process.execPath} ${join(__dirname, '../fakes/fake-browser.mjs')}`,
+      FAKE_BROWSER_LOG: log,
+      SUPERQODE_A2A_OAUTH_STORE: 'file',
+    };
+    const a = await agent(() => oidcScheme(), ['openid', 'a2a:call']);
+    const child = spawn(process.execPath, [CLI, 'connect', 'a2a', a.url], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const code = /enter the code (\S+)/.exec(stderr)?.[1];
+      if (code && !stderr.includes('#approved')) {
+        stderr += '#approved';
+        void oidc.approve(code);
+      }
+    });
+    const exit = await new Promise<number | null>((r) => child.on('close', r));
+    expect(stderr).toMatch(/To authorize this client, open .*\/device/);
+    expect(exit).toBe(0);
+    expect(stdout).toMatch(/completed/);
+    expect(existsSync(log)).toBe(false);
+    // A card whose OAuth 2 flows list only authorizationCode: no device code, the URL is printed.
+    const codeOnly = await agent(
+      () => ({
+        oauth2SecurityScheme: {
+          oauth2MetadataUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${oidc.issuer}/auth`,
+              tokenUrl: `${oidc.issuer}/token`,
+              scopes: { 'a2a:call': 'call' },
+            },
+          },
+        },
+      }),
+      ['a2a:call'],
+    );
+    const r = await superqode(['connect', 'a2a', codeOnly.url], {
+      home,
+      env: { SSH_CONNECTION: env.SSH_CONNECTION, SUPERQODE_A2A_OAUTH_STORE: 'file' },
+      timeoutMs: 8_000,
+    });
+    expect(r.stderr).toMatch(/open this URL:\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+    expect(r.stderr).not.toMatch(/enter the code/);
   });
 
   it('CLI --logout exits 1 when revocation failed (the authorization server is unreachable)', async () => {

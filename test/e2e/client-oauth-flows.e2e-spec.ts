@@ -286,7 +286,9 @@ describe('client OAuth as users meet it, against oidc-provider (#17)', () => {
       env: { SSH_CONNECTION: env.SSH_CONNECTION, SUPERQODE_A2A_OAUTH_STORE: 'file' },
       timeoutMs: 8_000,
     });
-    expect(r.stderr).toMatch(/open this URL:\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+    expect(r.stderr).toMatch(
+      /No display here: open this URL in a browser to sign in:\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\?/,
+    );
     expect(r.stderr).not.toMatch(/enter the code/);
   });
 

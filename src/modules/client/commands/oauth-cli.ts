@@ -59,7 +59,9 @@ export function cliOAuthProvider(): DefaultOAuthProvider {
     },
     onAuthorizationUrl: (url) => {
       process.stderr.write(
-        `\nSign in in the browser; if it did not open, open this URL:\n  ${url}\n`,
+        display
+          ? `\nSign in in the browser; if it did not open, open this URL:\n  ${url}\n`
+          : `\nNo display here: open this URL in a browser to sign in:\n  ${url}\n`,
       );
       if (display)
         openBrowser(url, env, (why) =>

@@ -156,16 +156,16 @@ describe('A2AClient credentials: the card decides what is sent', () => {
       await client.close();
     });
 
-    it('without a certificate, or with one from another CA, the handshake fails (UNREACHABLE)', async () => {
+    it('without a certificate, or with one from another CA, the handshake fails (TLS_CONFIG, named: test/e2e/client-mtls)', async () => {
       await expect(A2AClient.connect(f.url, { tls: { ca: pki.caCert } })).rejects.toMatchObject({
-        code: A2AClientErrorCode.Unreachable,
+        code: A2AClientErrorCode.TlsConfig,
       });
       await expect(
         A2AClient.connect(f.url, {
           tls: { cert: pki.strangerCert, key: pki.strangerKey, ca: pki.caCert },
         }),
       ).rejects.toMatchObject({
-        code: A2AClientErrorCode.Unreachable,
+        code: A2AClientErrorCode.TlsConfig,
       });
     });
 

@@ -19,6 +19,9 @@ import { requireBuiltCli, superqode, tempHome } from '../fakes/client-cli';
 jest.setTimeout(30_000);
 
 const traced = (t: ClientTrace): string => t.entries.map(formatTraceEntry).join('\n');
+/** Token files (registered clients, `client-*.json`, are kept across logouts). */
+const tokenFiles = (dir: string): string[] =>
+  readdirSync(dir).filter((f) => !f.startsWith('client-'));
 
 describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 8628, 7636, 7591, 7009)', () => {
   let oidc: OidcServer;
@@ -106,9 +109,9 @@ describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 86
       const token = bearerOf(
         ccOnly.requests.find((r) => r.method === 'POST')?.headers.authorization,
       );
-      expect(await p.logout(client.discovery.cardUrl, client.securitySchemes, fetch)).toEqual([
-        expect.stringMatching(/^cc: revoked at /),
-      ]);
+      expect(
+        (await p.logout(client.discovery.cardUrl, client.securitySchemes, fetch)).lines,
+      ).toEqual([expect.stringMatching(/^cc: revoked at /)]);
       expect(await oidc.isActive(token)).toBe(false);
     } finally {
       await ccOnly.close();
@@ -148,7 +151,7 @@ describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 86
 
   it('an expired access token is refreshed with the refresh token (RFC 6749 §6)', async () => {
     await A2AClient.connect(agent.url, { oauth: provider({ onDevicePrompt: approving() }) });
-    const file = join(store.dir, readdirSync(store.dir)[0]);
+    const file = join(store.dir, tokenFiles(store.dir)[0]);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as {
       tokens: { accessToken: string; refreshToken: string; expiresAt: number };
     };
@@ -164,7 +167,7 @@ describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 86
 
   it('a 401 for a token revoked at the AS: the session renews (refresh, else a new sign-in) and retries once', async () => {
     await A2AClient.connect(agent.url, { oauth: provider({ onDevicePrompt: approving() }) });
-    const file = join(store.dir, readdirSync(store.dir)[0]);
+    const file = join(store.dir, tokenFiles(store.dir)[0]);
     const { tokens } = JSON.parse(readFileSync(file, 'utf8')) as {
       tokens: { accessToken: string };
     };
@@ -193,12 +196,16 @@ describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 86
     const client = await A2AClient.connect(agent.url, {
       oauth: provider({ onDevicePrompt: approving() }),
     });
-    const file = join(store.dir, readdirSync(store.dir)[0]);
+    const file = join(store.dir, tokenFiles(store.dir)[0]);
     const { tokens } = JSON.parse(readFileSync(file, 'utf8')) as {
       tokens: { accessToken: string; refreshToken: string };
     };
     expect(await oidc.isActive(tokens.refreshToken)).toBe(true);
-    const lines = await provider().logout(client.discovery.cardUrl, client.securitySchemes, fetch);
+    const { lines } = await provider().logout(
+      client.discovery.cardUrl,
+      client.securitySchemes,
+      fetch,
+    );
     expect(lines).toEqual([
       expect.stringMatching(
         /^oauth: revoked at .*\/token\/revocation; stored tokens deleted \(file\)$/,
@@ -206,7 +213,7 @@ describe('A2AClient OAuth against oidc-provider in a child process (RFC 6749, 86
     ]);
     expect(await oidc.isActive(tokens.refreshToken)).toBe(false);
     expect(await oidc.isActive(tokens.accessToken)).toBe(false);
-    expect(readdirSync(store.dir)).toEqual([]);
+    expect(tokenFiles(store.dir)).toEqual([]);
   });
 
   it('authorization code + PKCE S256 with the fixed loopback redirect', async () => {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,4 +92,41 @@ export function makeTestPki(): TestPki {
     strangerCert: p('stranger.crt'),
     read: (path) => readFileSync(path),
   };
+}
+
+/** An `openssl s_server` on 127.0.0.1 requiring a client certificate from `ca` (it sends TLS alerts). */
+export async function startOpensslServer(pki: TestPki): Promise<{ url: string; stop(): void }> {
+  const child = spawn(
+    'openssl',
+    [
+      's_server',
+      '-accept',
+      '127.0.0.1:0',
+      '-cert',
+      pki.serverCert,
+      '-key',
+      pki.serverKey,
+      '-CAfile',
+      pki.caCert,
+      '-Verify',
+      '1',
+      '-verify_return_error',
+      '-www',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('openssl s_server did not start')), 10_000);
+    let seen = '';
+    child.stdout.on('data', (d: Buffer) => {
+      seen += d.toString();
+      const m = /ACCEPT 127\.0\.0\.1:(\d+)/.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+  child.stderr.resume();
+  return { url: `https://127.0.0.1:${port}`, stop: () => void child.kill('SIGTERM') };
 }

@@ -7,6 +7,8 @@ export interface OidcServer {
   issuer: string;
   /** Whether an access or refresh token is still active (test helper endpoint). */
   isActive(token: string): Promise<boolean>;
+  /** Scopes of an active token ('' when inactive or unknown). */
+  scopeOf(token: string): Promise<string>;
   /** Approves a pending device code as user "alice". */
   approve(userCode: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -28,14 +30,18 @@ export async function startOidcServer(env: Record<string, string> = {}): Promise
   });
   child.stdout!.resume();
   child.stderr!.resume();
-  const get = async (path: string, method = 'GET'): Promise<Record<string, boolean>> =>
-    (await fetch(issuer + path, { method })).json() as Promise<Record<string, boolean>>;
+  const get = async (path: string, method = 'GET'): Promise<Record<string, boolean | string>> =>
+    (await fetch(issuer + path, { method })).json() as Promise<Record<string, boolean | string>>;
+  const introspect = (token: string) => get(`/__test/active?token=${encodeURIComponent(token)}`);
   return {
     issuer,
-    isActive: async (token) =>
-      (await get(`/__test/active?token=${encodeURIComponent(token)}`)).active,
+    isActive: async (token) => (await introspect(token)).active === true,
+    scopeOf: async (token) => {
+      const r = await introspect(token);
+      return r.active === true ? String(r.scope) : '';
+    },
     approve: async (userCode) =>
-      (await get(`/__test/approve?user_code=${encodeURIComponent(userCode)}`, 'POST')).ok,
+      (await get(`/__test/approve?user_code=${encodeURIComponent(userCode)}`, 'POST')).ok === true,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -13,6 +13,7 @@ import {
 import { createClientFetch, type AppliedAuth, type ClientFetchOptions } from './client-fetch';
 import type { ClientTrace } from './client-trace';
 import { chooseInterface, type InterfaceChoice, type SpokenInterface } from './interface-choice';
+import { requiredScopes as requiredScopesOf } from './oauth/oauth-scopes';
 import type { OAuthProvider, OAuthSession } from './oauth/oauth-session';
 import { bindSdkClient, toSdkCard } from './sdk-binding';
 import { parseSchemes, requiredSchemes, type CardScheme } from './security-schemes';
@@ -114,7 +115,14 @@ async function openOAuth(
   const oauthSchemes = schemes.filter((s) => OAUTH_KINDS.has(s.kind));
   if (o.token || !o.oauth || !oauthSchemes.length) return undefined;
   const fetchImpl = createClientFetch({ ...common, stage: 'oauth' });
-  return o.oauth.open({ schemes: oauthSchemes, cardUrl: d.cardUrl, fetchImpl, trace: o.trace });
+  const requiredScopes = requiredScopesOf(d.card);
+  return o.oauth.open({
+    schemes: oauthSchemes,
+    requiredScopes,
+    cardUrl: d.cardUrl,
+    fetchImpl,
+    trace: o.trace,
+  });
 }
 
 /**

@@ -28,7 +28,10 @@ export enum A2AClientErrorCode {
   CredentialPolicy = 'CREDENTIAL_POLICY',
   /** The agent answered 429 Too Many Requests; `retryAfterSeconds` says when to try again. */
   RateLimited = 'RATE_LIMITED',
-  /** A TLS client certificate, key or CA file could not be read. */
+  /**
+   * TLS setup or handshake: a certificate, key or CA file unreadable, a key that does not match
+   * its certificate, or a named TLS refusal (certificate required, unknown CA, untrusted server).
+   */
   TlsConfig = 'TLS_CONFIG',
 }
 

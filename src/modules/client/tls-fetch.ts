@@ -1,5 +1,7 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { A2AClientError, A2AClientErrorCode } from './client.errors';
+import { tlsFailure, type TlsMaterial } from './tls-diagnose';
 
 /** PEM files for mutual TLS and for trusting a private CA. */
 export interface TlsFiles {
@@ -65,7 +67,11 @@ function loadUndici(): UndiciModule {
  */
 export function baseFetchFor(tls: TlsFiles = {}): BaseFetch {
   if (!tls.cert && !tls.key && !tls.ca) {
-    return { fetch: globalThis.fetch, clientCertificate: false, close: async () => undefined };
+    return {
+      fetch: namingTlsFailures(globalThis.fetch, {}),
+      clientCertificate: false,
+      close: async () => undefined,
+    };
   }
   if (Boolean(tls.cert) !== Boolean(tls.key)) {
     throw new A2AClientError(
@@ -78,12 +84,51 @@ export function baseFetchFor(tls: TlsFiles = {}): BaseFetch {
     key: readPem(tls.key, 'key'),
     ca: readPem(tls.ca, 'CA'),
   };
+  checkKeyPair(connect.cert, connect.key, tls);
   const dispatcher = new (loadUndici().Agent)({ connect });
   const bound = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
     globalThis.fetch(input, { ...init, dispatcher } as RequestInit);
   return {
-    fetch: bound as typeof fetch,
+    fetch: namingTlsFailures(bound as typeof fetch, connect),
     clientCertificate: Boolean(tls.cert),
     close: () => dispatcher.close(),
   };
+}
+
+/**
+ * Refuses a client certificate whose public key does not match the private key, before any
+ * connection (OpenSSL would fail every handshake with `key values mismatch`).
+ * @throws {A2AClientError} `TLS_CONFIG`.
+ */
+function checkKeyPair(cert: Buffer | undefined, key: Buffer | undefined, tls: TlsFiles): void {
+  if (!cert || !key) return;
+  let matches: boolean;
+  try {
+    matches = new X509Certificate(cert).checkPrivateKey(createPrivateKey(key));
+  } catch (err) {
+    throw new A2AClientError(
+      A2AClientErrorCode.TlsConfig,
+      `cannot parse the client certificate ${tls.cert} or key ${tls.key}: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  if (!matches)
+    throw new A2AClientError(
+      A2AClientErrorCode.TlsConfig,
+      `the client certificate ${tls.cert} does not match the private key ${tls.key} (key mismatch)`,
+    );
+}
+
+/** Wraps a fetch so a TLS failure is named (see `tlsFailure`) instead of "cannot reach the host". */
+function namingTlsFailures(f: typeof fetch, m: TlsMaterial): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    try {
+      return await f(input, init);
+    } catch (err) {
+      const href =
+        typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if ((err as { name?: string })?.name !== 'TypeError') throw err;
+      throw (await tlsFailure(err, new URL(href), m)) ?? err;
+    }
+  }) as typeof fetch;
 }

@@ -73,14 +73,16 @@ export class ConnectA2aCommand extends ConnectionCommand {
       return fail(err, redactor);
     }
     try {
-      if (f.logout)
-        return out(
-          ...(await oauth.logout(
-            client.discovery.cardUrl,
-            client.securitySchemes,
-            globalThis.fetch,
-          )),
+      if (f.logout) {
+        const report = await oauth.logout(
+          client.discovery.cardUrl,
+          client.securitySchemes,
+          globalThis.fetch,
         );
+        out(...report.lines);
+        if (!report.ok) process.exitCode = 1;
+        return;
+      }
       for (const w of client.auth.warnings) warn(w, redactor);
       if (f.save) this.save(f.save, url, f, token);
       await this.sendAndPrint(client, url, f, trace);

@@ -114,17 +114,47 @@ export async function authServerFor(s: CardScheme, fetchImpl: typeof fetch): Pro
   return { issuer: origin, ...discovered, ...fromCard };
 }
 
+/** HTTP status of the answer behind an oauth4webapi error (ResponseBodyError, or OPE with the response as cause). */
+function statusOf(err: unknown): { status?: number; text?: string } {
+  const e = err as { status?: unknown; response?: Response; cause?: unknown };
+  const res =
+    e.response ??
+    (e.cause && typeof (e.cause as Response).status === 'number' ? e.cause : undefined);
+  const r = res as Response | undefined;
+  const status = typeof e.status === 'number' ? e.status : r?.status;
+  return { status, text: r?.statusText };
+}
+
 /**
  * An {@link A2AClientError} (`OAUTH`) for a failed step, carrying the OAuth `error` and
- * `error_description` when the server sent them (RFC 6749 §5.2).
+ * `error_description` when the server sent them (RFC 6749 §5.2) and the HTTP status when there
+ * was an answer (`status` set on the error).
  */
 export function oauthError(step: string, err: unknown): A2AClientError {
   if (err instanceof A2AClientError) return err;
   const e = err as { error?: string; error_description?: string; message?: string };
+  const { status, text } = statusOf(err);
+  const http = status ? `HTTP ${status}${text ? ` ${text}` : ''}` : undefined;
   const detail = e.error
-    ? `${e.error}${e.error_description ? `: ${e.error_description}` : ''}`
-    : (e.message ?? String(err));
+    ? `${e.error}${e.error_description ? `: ${e.error_description}` : ''}${http ? `, ${http}` : ''}`
+    : (http ?? e.message ?? String(err));
   return new A2AClientError(A2AClientErrorCode.OAuth, `OAuth ${step} failed (${detail})`, {
     cause: err,
+    status,
   });
+}
+
+/** OAuth `error` codes that mean "try again later", not "this grant is gone" (RFC 6749 §5.2, §4.1.2.1). */
+const TRANSIENT_CODES = new Set(['temporarily_unavailable', 'server_error']);
+
+/**
+ * True when a failed OAuth request may succeed later: no answer (network), a 5xx, 429, or a
+ * `temporarily_unavailable` / `server_error` error code. Stored tokens are kept on such errors.
+ */
+export function isTransientOAuthError(err: unknown): boolean {
+  const cause = err instanceof A2AClientError ? err.cause : err;
+  const code = (cause as { error?: unknown })?.error;
+  if (typeof code === 'string') return TRANSIENT_CODES.has(code);
+  const status = err instanceof A2AClientError ? err.status : statusOf(cause).status;
+  return status === undefined || status >= 500 || status === 429;
 }

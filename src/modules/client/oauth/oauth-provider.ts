@@ -1,20 +1,23 @@
 import type * as oauth from 'oauth4webapi';
 import { A2AClientError, A2AClientErrorCode } from '../client.errors';
-import type { CardScheme } from '../security-schemes';
-import { authServerFor } from './auth-server';
+import type { ClientTrace } from '../client-trace';
+import type { CardScheme, OAuthFlowName } from '../security-schemes';
+import { authServerFor, isTransientOAuthError, type AuthServer } from './auth-server';
 import {
   clientCredentialsGrant,
   deviceCodeGrant,
   refreshGrant,
   registerClient,
-  revokeToken,
   type DevicePrompt,
   type GrantContext,
   type OAuthClient,
 } from './oauth-grants';
+import { logoutSchemes, type LogoutReport } from './oauth-logout';
+import { scopesToRequest } from './oauth-scopes';
 import type { OAuthContext, OAuthProvider, OAuthSession } from './oauth-session';
 import { authorizationCodeGrant, OAUTH_REDIRECT_URI } from './pkce-flow';
-import type { StoredTokens, TokenStore } from './token-store';
+import { isExpiring, StoredSession, toStored } from './stored-session';
+import { tokenKey, type StoredTokens, type TokenStore } from './token-store';
 
 /** How the CLI (or an embedder) runs OAuth. */
 export interface OAuthProviderOptions {
@@ -25,90 +28,94 @@ export interface OAuthProviderOptions {
   store: TokenStore;
   /** Enables the device flow; shows the code to the user. */
   onDevicePrompt?: (p: DevicePrompt) => void;
-  /** Enables the authorization code + PKCE flow; shows the URL to open. */
+  /** Enables the authorization code + PKCE flow; shows (and may open) the URL. */
   onAuthorizationUrl?: (url: string) => void;
+  /** A browser can be opened here (local display): authorization code + PKCE before device code. */
+  display?: boolean;
+  /** Something the user should know that does not stop the call (a transient refresh failure). */
+  onWarning?: (line: string) => void;
   /** One protocol second in ms (device polling; tests shorten it). */
   secondMs?: number;
   redirectUri?: string;
 }
 
-/** Access tokens within this margin of expiry are renewed first. */
-const EXPIRY_MARGIN_MS = 30_000;
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
-/** Token store key of an agent scheme. */
-export function tokenKey(cardUrl: string, scheme: string): string {
-  return `${cardUrl}#${scheme}`;
+export { tokenKey };
+
+/** Whether the card lets this flow run: an OAuth 2 scheme listing flows must list it. */
+function cardAllows(s: CardScheme, flow: OAuthFlowName): boolean {
+  return s.kind !== 'oauth2' || !Object.keys(s.flows).length || Boolean(s.flows[flow]);
 }
 
-/** Scopes to request: every scope the card's flows list; OpenID Connect always asks for `openid`. */
-function scopesOf(s: CardScheme): string[] {
-  const listed = Object.values(s.flows).flatMap((f) => f?.scopes ?? []);
-  return [...new Set(s.kind === 'openIdConnect' ? ['openid', ...listed] : listed)];
+/** Where one scheme's grants run; the metadata is fetched once, when first needed. */
+interface SchemeRun {
+  scheme: CardScheme;
+  key: string;
+  scopes: string[];
+  trace?: ClientTrace;
+  grant(): Promise<GrantContext>;
 }
 
 /**
  * Runs OAuth for agents whose card declares OAuth 2 or OpenID Connect: reuses stored tokens
- * (refreshing them), else client credentials (when a client secret is configured), else the
- * device flow, else authorization code + PKCE; a missing client id is obtained by dynamic client
- * registration at the authorization server. Tokens go to the {@link TokenStore}.
- * @see RFC 6749 §4.4, §6; RFC 8628; RFC 7636; RFC 7591; RFC 8414; RFC 7009.
+ * (refreshing them; on a transient refresh or metadata failure the stored access token is still
+ * tried), else client credentials (when a client secret is configured), else authorization code +
+ * PKCE when a display is available, else the device flow (when the card allows it), else
+ * authorization code with the URL printed. A missing client id is obtained by dynamic client
+ * registration at the authorization server, stored and reused for that server. Requested scopes
+ * are those the card's `securityRequirements` name (plus `openid` for OIDC).
+ * @see RFC 6749 §4.4, §6; RFC 8628; RFC 7636; RFC 7591; RFC 8414; RFC 7009; RFC 8252.
  */
 export class DefaultOAuthProvider implements OAuthProvider {
   constructor(private readonly o: OAuthProviderOptions) {}
 
   async open(ctx: OAuthContext): Promise<OAuthSession | undefined> {
-    const scheme = ctx.schemes[0];
-    const grant: GrantContext = {
-      as: await authServerFor(scheme, ctx.fetchImpl),
-      fetchImpl: ctx.fetchImpl,
+    const required = ctx.requiredScopes ?? {};
+    const scheme = ctx.schemes.find((s) => required[s.name]) ?? ctx.schemes[0];
+    let as: Promise<AuthServer> | undefined;
+    const run: SchemeRun = {
+      scheme,
+      key: tokenKey(ctx.cardUrl, scheme.name),
+      scopes: scopesToRequest(scheme, required),
       trace: ctx.trace,
+      grant: async () => {
+        as ??= authServerFor(scheme, ctx.fetchImpl).catch((err: unknown) => {
+          as = undefined;
+          throw err;
+        });
+        return { as: await as, fetchImpl: ctx.fetchImpl, trace: ctx.trace };
+      },
     };
-    const key = tokenKey(ctx.cardUrl, scheme.name);
-    let tokens = this.o.store.get(key);
-    if (tokens && tokens.issuer === grant.as.issuer)
-      ctx.trace?.note('oauth', `using stored tokens (${this.o.store.kind}, ${tokens.flow})`);
-    else tokens = await this.obtain(scheme, grant, key);
-    const session = new StoredSession(tokens, (t) => this.renew(scheme, grant, key, t));
-    return session;
+    const stored = this.o.store.get(run.key);
+    let grant: GrantContext;
+    try {
+      grant = await run.grant();
+    } catch (err) {
+      if (!stored) throw err;
+      ctx.trace?.note('oauth', `${(err as Error).message}; trying the stored access token`);
+      this.o.onWarning?.(`${(err as Error).message}; trying the stored access token`);
+      return new StoredSession(stored, (t) => this.renew(run, t));
+    }
+    let tokens: StoredTokens;
+    if (stored && stored.issuer === grant.as.issuer) {
+      ctx.trace?.note('oauth', `using stored tokens (${this.o.store.kind}, ${stored.flow})`);
+      tokens = stored;
+    } else tokens = await this.obtain(run, grant);
+    return new StoredSession(tokens, (t) => this.renew(run, t));
   }
 
   /**
    * Revokes (refresh token, then access token) and deletes the stored tokens of every scheme.
-   * Revocation is best effort: the tokens are deleted locally even when it fails.
-   * @returns One line per scheme saying what was done.
+   * The tokens are deleted locally even when revocation fails; `ok` is false then.
    */
-  async logout(cardUrl: string, schemes: CardScheme[], fetchImpl: typeof fetch): Promise<string[]> {
-    const oauthSchemes = schemes.filter((s) => s.kind === 'oauth2' || s.kind === 'openIdConnect');
-    if (!oauthSchemes.length)
-      return ['the card declares no OAuth 2 / OpenID Connect scheme: nothing to log out'];
-    const lines: string[] = [];
-    for (const s of oauthSchemes) {
-      const key = tokenKey(cardUrl, s.name);
-      const t = this.o.store.get(key);
-      if (!t) {
-        lines.push(`${s.name}: no stored tokens`);
-        continue;
-      }
-      const revoked = await this.revokeAll(s, t, fetchImpl).catch(
-        (err: Error) => `revocation failed (${err.message})`,
-      );
-      this.o.store.delete(key);
-      lines.push(`${s.name}: ${revoked}; stored tokens deleted (${this.o.store.kind})`);
-    }
-    return lines;
-  }
-
-  private async revokeAll(
-    s: CardScheme,
-    t: StoredTokens,
-    fetchImpl: typeof fetch,
-  ): Promise<string> {
-    const ctx: GrantContext = { as: await authServerFor(s, fetchImpl), fetchImpl };
-    const client = this.clientFor(t);
-    if (t.refreshToken) await revokeToken(ctx, client, t.refreshToken, 'refresh_token');
-    await revokeToken(ctx, client, t.accessToken, 'access_token');
-    return `revoked at ${ctx.as.revocation_endpoint}`;
+  logout(cardUrl: string, schemes: CardScheme[], fetchImpl: typeof fetch): Promise<LogoutReport> {
+    return logoutSchemes(
+      { store: this.o.store, clientFor: (t) => this.clientFor(t) },
+      cardUrl,
+      schemes,
+      fetchImpl,
+    );
   }
 
   private clientFor(t: StoredTokens): OAuthClient {
@@ -117,119 +124,121 @@ export class DefaultOAuthProvider implements OAuthProvider {
     return { clientId: t.clientId, clientSecret: secret };
   }
 
-  private async obtain(s: CardScheme, ctx: GrantContext, key: string): Promise<StoredTokens> {
-    const scopes = scopesOf(s);
+  /** The configured client id, else one registered earlier at this AS, else a new registration. */
+  private async publicClient(
+    ctx: GrantContext,
+    grant: string,
+    redirectUris: string[],
+  ): Promise<{ client: OAuthClient; reused: boolean }> {
+    if (this.o.clientId) return { client: { clientId: this.o.clientId }, reused: false };
+    const known = this.o.store.getClient(ctx.as.issuer, grant);
+    if (known) {
+      ctx.trace?.note('oauth', `using client ${known.clientId} registered at ${ctx.as.issuer}`);
+      return { client: known, reused: true };
+    }
+    const client = await registerClient(ctx, [grant, 'refresh_token'], redirectUris);
+    this.o.store.setClient(ctx.as.issuer, grant, client);
+    return { client, reused: false };
+  }
+
+  private async obtain(run: SchemeRun, ctx: GrantContext, retry = true): Promise<StoredTokens> {
+    const { scheme: s, scopes } = run;
     const { clientId, clientSecret } = this.o;
+    const canDevice = Boolean(
+      ctx.as.device_authorization_endpoint && this.o.onDevicePrompt && cardAllows(s, 'deviceCode'),
+    );
+    const canCode = Boolean(
+      ctx.as.authorization_endpoint &&
+      this.o.onAuthorizationUrl &&
+      cardAllows(s, 'authorizationCode'),
+    );
     let flow: string;
-    let client: OAuthClient;
+    let grantType: string | undefined;
+    let picked: { client: OAuthClient; reused: boolean } | undefined;
     let res: oauth.TokenEndpointResponse;
-    if (clientId && clientSecret) {
-      [flow, client] = ['client credentials', { clientId, clientSecret }];
-      res = await clientCredentialsGrant(ctx, client, scopes);
-    } else if (ctx.as.device_authorization_endpoint && this.o.onDevicePrompt) {
-      flow = 'device code';
-      client = clientId
-        ? { clientId }
-        : await registerClient(ctx, [DEVICE_GRANT, 'refresh_token'], []);
-      res = await deviceCodeGrant(ctx, client, scopes, {
-        onPrompt: this.o.onDevicePrompt,
-        secondMs: this.o.secondMs,
-      });
-    } else if (ctx.as.authorization_endpoint && this.o.onAuthorizationUrl) {
-      flow = 'authorization code';
-      const redirectUri = this.o.redirectUri ?? OAUTH_REDIRECT_URI;
-      client = clientId
-        ? { clientId }
-        : await registerClient(ctx, ['authorization_code', 'refresh_token'], [redirectUri]);
-      res = await authorizationCodeGrant(ctx, client, scopes, {
-        onAuthorizationUrl: this.o.onAuthorizationUrl,
-        redirectUri,
-      });
-    } else {
-      throw new A2AClientError(
-        A2AClientErrorCode.OAuth,
-        `the card asks for OAuth (scheme "${s.name}") and no flow can run: set SUPERQODE_A2A_OAUTH_CLIENT_ID and SUPERQODE_A2A_OAUTH_CLIENT_SECRET for client credentials, or use an authorization server with a device or authorization endpoint`,
+    try {
+      if (clientId && clientSecret) {
+        flow = 'client credentials';
+        res = await clientCredentialsGrant(ctx, { clientId, clientSecret }, scopes);
+        picked = { client: { clientId, clientSecret }, reused: false };
+      } else if (canDevice && !(this.o.display && canCode)) {
+        [flow, grantType] = ['device code', DEVICE_GRANT];
+        picked = await this.publicClient(ctx, grantType, []);
+        res = await deviceCodeGrant(ctx, picked.client, scopes, {
+          onPrompt: this.o.onDevicePrompt!,
+          secondMs: this.o.secondMs,
+        });
+      } else if (canCode) {
+        [flow, grantType] = ['authorization code', 'authorization_code'];
+        const redirectUri = this.o.redirectUri ?? OAUTH_REDIRECT_URI;
+        picked = await this.publicClient(ctx, grantType, [redirectUri]);
+        res = await authorizationCodeGrant(ctx, picked.client, scopes, {
+          onAuthorizationUrl: this.o.onAuthorizationUrl!,
+          redirectUri,
+        });
+      } else {
+        throw new A2AClientError(
+          A2AClientErrorCode.OAuth,
+          `the card asks for OAuth (scheme "${s.name}") and no flow can run: set SUPERQODE_A2A_OAUTH_CLIENT_ID and SUPERQODE_A2A_OAUTH_CLIENT_SECRET for client credentials, or use an authorization server with a device or authorization endpoint`,
+        );
+      }
+    } catch (err) {
+      const code = ((err as A2AClientError).cause as { error?: string } | undefined)?.error;
+      if (!(retry && picked?.reused && grantType && code === 'invalid_client')) throw err;
+      ctx.trace?.note(
+        'oauth',
+        `the registered client was refused (invalid_client): registering anew`,
       );
+      this.o.store.deleteClient(ctx.as.issuer, grantType);
+      return this.obtain(run, ctx, false);
     }
     ctx.trace?.note('oauth', `obtained an access token (${flow})`);
     const tokens = toStored(
       res,
-      client,
+      picked.client,
       ctx.as.issuer,
       flow,
       undefined,
-      client.clientId !== clientId,
+      picked.client.clientId !== clientId,
     );
-    this.o.store.set(key, tokens);
+    this.o.store.set(run.key, tokens);
     return tokens;
   }
 
-  private async renew(
-    s: CardScheme,
-    ctx: GrantContext,
-    key: string,
-    t: StoredTokens,
-  ): Promise<StoredTokens> {
-    if (!t.refreshToken) return this.obtain(s, ctx, key);
+  /**
+   * Refreshes expiring tokens. A refused grant (`invalid_grant`, …) drops them and signs in again;
+   * a transient failure (no answer, 5xx, 429, unreachable metadata) keeps them, says so with the
+   * HTTP status, and hands back the stored access token for the agent to judge.
+   */
+  private async renew(run: SchemeRun, t: StoredTokens): Promise<StoredTokens> {
+    let ctx: GrantContext;
+    try {
+      ctx = await run.grant();
+    } catch (err) {
+      return this.keep(run, t, `${(err as Error).message}; keeping the stored tokens`);
+    }
+    if (!t.refreshToken) return this.obtain(run, ctx);
     ctx.trace?.note('oauth', 'access token expired: refreshing');
     let res: oauth.TokenEndpointResponse;
     try {
       res = await refreshGrant(ctx, this.clientFor(t), t.refreshToken);
     } catch (err) {
-      // A revoked or expired grant (invalid_grant): drop the tokens and sign in again.
-      ctx.trace?.note('oauth', `${(err as Error).message}; obtaining new tokens`);
-      this.o.store.delete(key);
-      return this.obtain(s, ctx, key);
+      const message = (err as Error).message;
+      if (isTransientOAuthError(err))
+        return this.keep(run, t, `${message}; keeping the stored tokens`);
+      ctx.trace?.note('oauth', `${message}; obtaining new tokens`);
+      this.o.store.delete(run.key);
+      return this.obtain(run, ctx);
     }
     const renewed = toStored(res, this.clientFor(t), t.issuer, t.flow, t, Boolean(t.clientSecret));
-    this.o.store.set(key, renewed);
+    this.o.store.set(run.key, renewed);
     return renewed;
   }
-}
 
-/** Token response → stored tokens; a refresh token not rotated by the server is kept. */
-function toStored(
-  r: oauth.TokenEndpointResponse,
-  client: OAuthClient,
-  issuer: string,
-  flow: string,
-  prev: StoredTokens | undefined,
-  keepSecret: boolean,
-): StoredTokens {
-  return {
-    accessToken: r.access_token,
-    refreshToken: r.refresh_token ?? prev?.refreshToken,
-    expiresAt: typeof r.expires_in === 'number' ? Date.now() + r.expires_in * 1000 : undefined,
-    scope: r.scope,
-    clientId: client.clientId,
-    clientSecret: keepSecret ? client.clientSecret : undefined,
-    issuer,
-    flow,
-  };
-}
-
-/** A session over stored tokens: renews when within {@link EXPIRY_MARGIN_MS} of expiry. */
-class StoredSession implements OAuthSession {
-  constructor(
-    private tokens: StoredTokens,
-    private readonly renew: (t: StoredTokens) => Promise<StoredTokens>,
-  ) {}
-
-  get source(): string {
-    return `OAuth ${this.tokens.flow}`;
-  }
-
-  async accessToken(): Promise<string> {
-    if (
-      this.tokens.expiresAt !== undefined &&
-      this.tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now()
-    ) {
-      this.tokens = await this.renew(this.tokens);
-    }
-    return this.tokens.accessToken;
-  }
-
-  invalidate(): void {
-    this.tokens = { ...this.tokens, expiresAt: 0 };
+  /** The stored tokens, unchanged in the store; in memory not renewed again until a 401. */
+  private keep(run: SchemeRun, t: StoredTokens, line: string): StoredTokens {
+    run.trace?.note('oauth', `${line}, trying the stored access token`);
+    this.o.onWarning?.(`${line}, trying the stored access token`);
+    return isExpiring(t) ? { ...t, expiresAt: undefined } : t;
   }
 }

@@ -18,6 +18,8 @@ export interface OAuthSession {
 export interface OAuthContext {
   /** The agent's OAuth 2 / OIDC schemes (at least one). */
   schemes: CardScheme[];
+  /** Scopes the card's `securityRequirements` name, per scheme name (see `requiredScopes`). */
+  requiredScopes?: Record<string, string[]>;
   /** URL the agent card was read from (the token store key). */
   cardUrl: string;
   /** Bounded, traced fetch without agent credentials, for the authorization server. */

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import * as oauth from 'oauth4webapi';
 import { A2AClientError, A2AClientErrorCode } from '../client.errors';
 import { oauthError, requestOptions } from './auth-server';
@@ -17,12 +18,28 @@ export interface PkceOptions {
   timeoutMs?: number;
 }
 
-const DONE_PAGE =
-  '<!doctype html><title>superqode</title><p>Signed in. You can close this tab and return to the terminal.</p>';
+/** A small HTML page for the browser tab (the text is ours, never the server's). */
+function page(title: string, text: string): string {
+  return `<!doctype html><title>superqode: ${title}</title><p>${text}</p>`;
+}
 
-/** Listens on the redirect URI's port on both loopback addresses; resolves with the callback query. */
+/** Constant-time comparison of the callback's `state` with the one sent. */
+function sameState(got: string | null, want: string): boolean {
+  const a = Buffer.from(got ?? '');
+  const b = Buffer.from(want);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Listens on the redirect URI's port on both loopback addresses; resolves with the first callback
+ * query whose `state` matches. A callback with another `state` (a stale tab, another local
+ * process) is answered 400 and does not end the sign-in. The browser is told the outcome:
+ * "Signed in" only when a code arrived, the authorization server's `error` otherwise.
+ * @see RFC 6749 §10.12 (CSRF, state); RFC 8252 §8.1.
+ */
 function waitForCallback(
   redirect: URL,
+  state: string,
   timeoutMs: number,
 ): { params: Promise<URLSearchParams>; close: () => void } {
   const servers: Server[] = [];
@@ -31,14 +48,32 @@ function waitForCallback(
   const params = new Promise<URLSearchParams>(
     (resolve, reject) => ([settle, fail] = [resolve, reject]),
   );
-  const handler = (
-    req: import('node:http').IncomingMessage,
-    res: import('node:http').ServerResponse,
-  ): void => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', redirect.origin);
     if (url.pathname !== redirect.pathname) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DONE_PAGE);
-    settle(url.searchParams);
+    const html = (status: number, title: string, text: string): void =>
+      void res
+        .writeHead(status, { 'content-type': 'text/html; charset=utf-8' })
+        .end(page(title, text));
+    const q = url.searchParams;
+    if (!sameState(q.get('state'), state))
+      return html(
+        400,
+        'unknown sign-in',
+        'This answer does not belong to the sign-in the terminal is waiting for (state mismatch). It was ignored.',
+      );
+    const error = q.get('error');
+    if (error) {
+      const code = error.replace(/[^\w.-]/g, '').slice(0, 64);
+      html(
+        400,
+        'not signed in',
+        `Not signed in: the authorization server answered ${code}. Return to the terminal.`,
+      );
+    } else if (q.get('code')) {
+      html(200, 'signed in', 'Signed in. You can close this tab and return to the terminal.');
+    } else return html(400, 'not signed in', 'Not signed in: the answer carries no code.');
+    settle(q);
   };
   for (const host of ['127.0.0.1', '::1']) {
     const s = createServer(handler);
@@ -72,8 +107,9 @@ function waitForCallback(
 
 /**
  * Authorization code grant with PKCE (S256) and a loopback redirect: builds the authorization
- * URL, hands it to `onAuthorizationUrl`, waits for the redirect on `localhost:19876`, checks
- * `state` (and `iss` when the server sends it), then redeems the code with the verifier.
+ * URL, hands it to `onAuthorizationUrl`, waits for the redirect on `localhost:19876` carrying the
+ * `state` sent (others are ignored), checks `iss` when the server sends it, then redeems the code
+ * with the verifier.
  * @throws {A2AClientError} `OAUTH`: no authorization endpoint, port busy, timeout, user denial,
  *   or a refused code exchange.
  * @see RFC 7636 (PKCE); RFC 8252 §7.3 (loopback redirect); RFC 9207 (iss).
@@ -105,7 +141,7 @@ export async function authorizationCodeGrant(
     ...(scopes.length ? { scope: scopes.join(' ') } : {}),
   };
   for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
-  const callback = waitForCallback(redirect, o.timeoutMs ?? 300_000);
+  const callback = waitForCallback(redirect, state, o.timeoutMs ?? 300_000);
   try {
     o.onAuthorizationUrl(url.href);
     const params = await callback.params;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { superqodeHome } from '../../../config/client-env';
+import type { OAuthClient } from './oauth-grants';
 
 /** Tokens and client registration kept for one agent scheme. */
 export interface StoredTokens {
@@ -28,6 +29,45 @@ export interface TokenStore {
   set(key: string, tokens: StoredTokens): void;
   /** True when something was deleted. */
   delete(key: string): boolean;
+  /** A client dynamically registered at `issuer` for `grant` (RFC 7591), reused across agents. */
+  getClient(issuer: string, grant: string): OAuthClient | undefined;
+  setClient(issuer: string, grant: string, client: OAuthClient): void;
+  deleteClient(issuer: string, grant: string): void;
+}
+
+/** Store key of a registered client: one per authorization server and grant. */
+const CLIENT_KEY_PREFIX = 'client ';
+function clientKey(issuer: string, grant: string): string {
+  return `${CLIENT_KEY_PREFIX}${issuer} ${grant}`;
+}
+
+/** get/set/delete of JSON values under string keys; both stores build on it. */
+abstract class JsonStore implements TokenStore {
+  abstract readonly kind: string;
+  protected abstract read(key: string): unknown;
+  protected abstract write(key: string, value: unknown): void;
+  abstract delete(key: string): boolean;
+
+  get(key: string): StoredTokens | undefined {
+    return this.read(key) as StoredTokens | undefined;
+  }
+  set(key: string, tokens: StoredTokens): void {
+    this.write(key, tokens);
+  }
+  getClient(issuer: string, grant: string): OAuthClient | undefined {
+    return this.read(clientKey(issuer, grant)) as OAuthClient | undefined;
+  }
+  setClient(issuer: string, grant: string, client: OAuthClient): void {
+    this.write(clientKey(issuer, grant), client);
+  }
+  deleteClient(issuer: string, grant: string): void {
+    this.delete(clientKey(issuer, grant));
+  }
+}
+
+/** Token store key of an agent scheme: `<card URL>#<scheme name>`. */
+export function tokenKey(cardUrl: string, scheme: string): string {
+  return `${cardUrl}#${scheme}`;
 }
 
 /** Keyring service name of stored A2A OAuth tokens. */
@@ -43,16 +83,18 @@ interface KeyringModule {
 }
 
 /** The OS keyring (macOS Keychain, Windows Credential Manager, Secret Service) via @napi-rs/keyring. */
-export class KeyringTokenStore implements TokenStore {
+export class KeyringTokenStore extends JsonStore {
   readonly kind = 'keyring';
-  constructor(private readonly keyring: KeyringModule) {}
-
-  get(key: string): StoredTokens | undefined {
-    const text = new this.keyring.Entry(KEYRING_SERVICE, key).getPassword();
-    return text ? (JSON.parse(text) as StoredTokens) : undefined;
+  constructor(private readonly keyring: KeyringModule) {
+    super();
   }
-  set(key: string, tokens: StoredTokens): void {
-    new this.keyring.Entry(KEYRING_SERVICE, key).setPassword(JSON.stringify(tokens));
+
+  protected read(key: string): unknown {
+    const text = new this.keyring.Entry(KEYRING_SERVICE, key).getPassword();
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  }
+  protected write(key: string, value: unknown): void {
+    new this.keyring.Entry(KEYRING_SERVICE, key).setPassword(JSON.stringify(value));
   }
   delete(key: string): boolean {
     try {
@@ -63,24 +105,29 @@ export class KeyringTokenStore implements TokenStore {
   }
 }
 
-/** Files under `~/.superqode/a2a-oauth/` (dir 0700, files 0600), one per key, named by its SHA-256. */
-export class FileTokenStore implements TokenStore {
+/**
+ * Files under `~/.superqode/a2a-oauth/` (dir 0700, files 0600), one per key, named by its SHA-256
+ * (`client-<hash>.json` for registered clients). Plain JSON: the file is the secret (see README).
+ */
+export class FileTokenStore extends JsonStore {
   readonly kind = 'file';
-  constructor(readonly dir: string = join(superqodeHome(), 'a2a-oauth')) {}
+  constructor(readonly dir: string = join(superqodeHome(), 'a2a-oauth')) {
+    super();
+  }
 
   private path(key: string): string {
-    return join(this.dir, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+    const hash = createHash('sha256').update(key).digest('hex').slice(0, 32);
+    return join(this.dir, `${key.startsWith(CLIENT_KEY_PREFIX) ? 'client-' : ''}${hash}.json`);
   }
-  get(key: string): StoredTokens | undefined {
+  protected read(key: string): unknown {
     try {
-      return (
-        JSON.parse(readFileSync(this.path(key), 'utf8')) as { key: string; tokens: StoredTokens }
-      ).tokens;
+      return (JSON.parse(readFileSync(this.path(key), 'utf8')) as { key: string; tokens: unknown })
+        .tokens;
     } catch {
       return undefined;
     }
   }
-  set(key: string, tokens: StoredTokens): void {
+  protected write(key: string, tokens: unknown): void {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
     const file = this.path(key);
@@ -90,7 +137,7 @@ export class FileTokenStore implements TokenStore {
     renameSync(tmp, file);
   }
   delete(key: string): boolean {
-    const had = this.get(key) !== undefined;
+    const had = this.read(key) !== undefined;
     rmSync(this.path(key), { force: true });
     return had;
   }

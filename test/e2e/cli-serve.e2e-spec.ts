@@ -20,7 +20,22 @@ function superqodeWith(
     timeout: 20_000,
     env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
   });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  return { status: r.status, out: readable(`${r.stdout}${r.stderr}`) };
+}
+
+/** The output with each JSON log line (not a TTY: the server's log format) shown as its `msg`. */
+function readable(out: string): string {
+  return out
+    .split('\n')
+    .map((line) => {
+      try {
+        const parsed = JSON.parse(line) as { msg?: unknown };
+        return typeof parsed.msg === 'string' ? parsed.msg : line;
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
 }
 
 describe('superqode serve a2a (built CLI, exit codes)', () => {

@@ -36,7 +36,9 @@ describe('A follow-up goes to the skill that owns its task or context, whatever 
       const after = r.result.task;
       expect(after.id).toBe(task.id);
       expect(after.status.message.metadata.superqodeSkill).toBe('superqode-harness');
-      expect(after.artifacts.map((a: { name: string }) => a.name)).not.toContain('shortlist');
+      expect((after.artifacts ?? []).map((a: { name: string }) => a.name)).not.toContain(
+        'shortlist',
+      );
     },
   );
 

@@ -195,13 +195,13 @@ export class TuiSession {
   /** Logout: revokes (when advertised) and deletes the stored OAuth tokens for this agent. */
   async logout(): Promise<void> {
     if (!this.client) return this.setStatus('Connect first');
-    const { lines, ok } = await this.oauth().logout(
+    const { lines } = await this.oauth().logout(
       this.client.discovery.cardUrl,
       this.client.securitySchemes,
       globalThis.fetch,
     );
     for (const l of lines) this.say('info', `logout: ${l}`);
-    this.setStatus(`Logout${ok ? '' : ' (revocation failed)'}: ${lines.join('; ')}`);
+    this.setStatus(`Logout: ${lines.join('; ')}`);
   }
 
   /** Check (Inspect): runs the client-fit checks against the origin. */

@@ -2,6 +2,7 @@ import type { TuiInput, KeyPress } from './tui-input';
 import { layout, type Line } from './tui-layout';
 import type { TuiSession } from './tui-session';
 import { importEsm } from './esm-import';
+import { processEnv } from '../../config/process-env';
 
 type React = typeof import('react');
 /** ink's types; node10 resolution cannot read ink's `exports`, so the file is named. */
@@ -19,7 +20,7 @@ export async function renderScreen(
   const React = (await importEsm<{ default: React }>('react')).default;
   const ink = await importEsm<Ink>('ink');
   const h = React.createElement;
-  const noColor = process.env.NO_COLOR !== undefined;
+  const noColor = (processEnv().NO_COLOR ?? '') !== ''; // no-color.org: any non-empty value
   let bump: () => void = () => undefined;
 
   const row = (line: Line, i: number) =>

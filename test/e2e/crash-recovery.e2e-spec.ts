@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,38 +6,11 @@ import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import { tempCheckout } from '../fakes/harness-fixtures';
 import type { TempCheckout } from '../fakes/harness-fixtures';
-import { freePort } from '../utils/test-app';
+import { spawnHealthyMain } from '../utils/built-server';
 
 const ROOT = join(__dirname, '../..');
 
-/** Starts the built server (`node dist/main`) and waits for /health. */
-async function startServer(
-  env: Record<string, string>,
-): Promise<{ proc: ChildProcess; url: string }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      SUPERQODE_A2A_PORT: String(port),
-      SUPERQODE_A2A_LOG_LEVEL: 'error',
-      ...env,
-    },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { proc, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error('server did not start');
-}
+const startServer = (env: Record<string, string>) => spawnHealthyMain(env, 100);
 
 describe('SIGKILL mid-run, then restart (issue #5 durability)', () => {
   let fake: FakeOpenAiServer;

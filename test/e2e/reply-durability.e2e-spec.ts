@@ -1,39 +1,13 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
-import { freePort } from '../utils/test-app';
+import { spawnHealthyMain } from '../utils/built-server';
 
-const ROOT = join(__dirname, '../..');
 const CONCURRENT = 40;
 
-/** Starts the built server (`node dist/main`) on a fresh port and waits for /health. */
-async function start(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      SUPERQODE_A2A_PORT: String(port),
-      SUPERQODE_A2A_LOG_LEVEL: 'error',
-      ...env,
-    },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { proc, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error('server did not start');
-}
+const start = (env: Record<string, string>) => spawnHealthyMain(env, 100);
 
 function sigkill(proc: ChildProcess): Promise<unknown> {
   const exited = new Promise((r) => proc.once('exit', r));

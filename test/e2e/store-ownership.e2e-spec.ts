@@ -6,7 +6,7 @@ import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import { tempCheckout } from '../fakes/harness-fixtures';
 import type { TempCheckout } from '../fakes/harness-fixtures';
-import { freePort } from '../utils/test-app';
+import { spawnHealthyMain } from '../utils/built-server';
 
 const ROOT = join(__dirname, '../..');
 
@@ -15,32 +15,7 @@ interface Server {
   url: string;
 }
 
-/** Starts the built server (`node dist/main`) and waits for /health. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      SUPERQODE_A2A_PORT: String(port),
-      SUPERQODE_A2A_LOG_LEVEL: 'error',
-      ...env,
-    },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (
-      await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { proc, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error('server did not start');
-}
+const startServer = (env: Record<string, string>) => spawnHealthyMain(env, 150);
 
 async function stop(server: Server): Promise<void> {
   if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;

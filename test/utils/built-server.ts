@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './test-app';
 
 /** `dist/main.js` (`npm run build` makes it). */
 export const MAIN_JS = join(__dirname, '../../dist/main.js');
@@ -81,4 +82,44 @@ export async function startBuiltServer(
       return out;
     },
   };
+}
+
+/** A `dist/main.js` process started by {@link spawnHealthyMain}, and its base URL. */
+export interface SpawnedMain {
+  proc: ChildProcess;
+  url: string;
+}
+
+/**
+ * Spawns `node dist/main.js` with only `PATH`, a free loopback port, log level `error` and `env`
+ * (output ignored), and resolves once `GET /health` answers 200 (polled every 100 ms).
+ * For suites that SIGKILL or restart servers on a shared store.
+ * @param attempts - Polls before giving up (the process is then SIGKILLed).
+ * @throws {Error} `server did not start` after `attempts` polls.
+ */
+export async function spawnHealthyMain(
+  env: Record<string, string>,
+  attempts = 200,
+): Promise<SpawnedMain> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [MAIN_JS], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      SUPERQODE_A2A_PORT: String(port),
+      SUPERQODE_A2A_LOG_LEVEL: 'error',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < attempts; i++) {
+    const up = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { proc, url };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proc.kill('SIGKILL');
+  throw new Error('server did not start');
 }

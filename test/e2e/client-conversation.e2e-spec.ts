@@ -97,6 +97,28 @@ describe('The client holds a conversation with our harness (issue #17)', () => {
     expect(existsSync(join(suite.checkout.dir, 'second.txt'))).toBe(true);
   });
 
+  it('a saved pending task that ended meanwhile (cancelled) is dropped: the next call starts a new task', async () => {
+    askToWrite('third.txt');
+    const first = await run([
+      'connect',
+      'a2a',
+      suite.server.url,
+      '--send',
+      'create third.txt',
+      '--save',
+      'later',
+    ]);
+    expect(first.code).toBe(3);
+    const id = /task (\S+) is waiting/.exec(first.stdout)?.[1] ?? '';
+    expect((await run(['a2a', 'cancel', 'later', id])).code).toBe(0);
+    suite.fake.enqueue({ text: 'Hello again.' });
+    const next = await run(['a2a', 'call', 'later', 'say hello']);
+    expect(next.stderr).not.toMatch(/terminal state/);
+    expect(next.code).toBe(0);
+    expect(next.stdout).not.toContain(id);
+    expect(next.stdout).toContain('Hello again.');
+  });
+
   it('--no-wait prints the task id and how to follow it; a2a get shows it; a2a cancel cancels it', async () => {
     suite.fake.enqueue({ text: 'slow answer', hang: true });
     const started = await run([

@@ -111,9 +111,24 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
     expect(other.status.state).toBe('TASK_STATE_REJECTED');
     const text: string = other.status.message.parts[0].text;
     expect(text).toMatch(/waiting for an approval/);
+    expect(text).toContain(`on task ${task.id}.`);
     expect(text).toMatch(/"approve" or "deny" on that task/);
     expect(text).not.toMatch(/unexpectedly/);
     expect(suite.fake.requests.length).toBe(before);
+  });
+
+  it('cancelling a task that waits for approval closes its run: the context takes a new message', async () => {
+    const task = await pausedTask('dropped.txt');
+    const cancelled = await post(
+      suite.server.url,
+      aJsonRpcRequest('CancelTask', { id: task.id }),
+      V1,
+    );
+    expect(cancelled.body.result.status.state).toBe('TASK_STATE_CANCELED');
+    suite.fake.enqueue({ text: 'Fresh start.' });
+    const next = await send(suite.server.url, aMessage('hello', { contextId: task.contextId }));
+    expect(next.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(existsSync(join(suite.checkout.dir, 'dropped.txt'))).toBe(false);
   });
 
   it('a new message to a context with a running task is rejected naming that task', async () => {

@@ -19,6 +19,13 @@ export class HarnessRunTrace {
     private readonly ids: { taskId: string; contextId: string },
   ) {}
 
+  /** A turn that resumes run `runId` after an approval (no `run.started`): logs its restart. */
+  resumed(runId: string): void {
+    this.runId = runId;
+    this.startedMs = performance.now();
+    this.logger.log({ msg: 'harness run resumed', runId, ...this.ids });
+  }
+
   /** Observes one Harness Protocol event; logs at `run.started` and at the segment's end. */
   on(event: HarnessEvent): void {
     switch (event.type) {

@@ -86,6 +86,15 @@ export abstract class A2aSkill {
    * @returns true when the skill had the task running and handled the cancel itself.
    */
   abstract cancel(taskId: string, bus: ExecutionEventBus): Promise<boolean>;
+
+  /**
+   * CancelTask of a task no turn of this skill runs (e.g. one paused in INPUT_REQUIRED): the
+   * skill releases what it keeps for the task (the harness closes the run waiting for approval as
+   * cancelled). The router then publishes CANCELED. Default: nothing to release.
+   */
+  cancelPaused(_taskId: string): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** Whether the turn answers a streaming request (see {@link STREAMING_STATE_KEY}). */

@@ -73,6 +73,7 @@ export class SkillRouterExecutor implements AgentExecutor {
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const run = this.running.get(taskId);
     if (run && (await run.skill.cancel(taskId, bus))) return;
+    if (!run) for (const skill of this.router.served()) await skill.cancelPaused(taskId);
     const update = statusUpdate({
       taskId,
       contextId: run?.contextId ?? '',

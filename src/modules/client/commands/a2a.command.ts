@@ -13,7 +13,7 @@ import {
   parseTimeoutSeconds,
   type ConnectionFlags,
 } from './connection-flags';
-import { converse, type Thread, type TurnFlags } from './conversation';
+import { converse, stillPending, type Thread, type TurnFlags } from './conversation';
 import { openTarget } from './target-client';
 import { parseId, parseIdleTimeout, TURN_HELP } from './turn-flags';
 import {
@@ -112,7 +112,9 @@ export class A2aCallCommand extends CommandRunner {
     text: string,
     f: CallFlags,
   ): Promise<void> {
-    const thread = f.new ? {} : { contextId: conn.contextId, taskId: conn.taskId };
+    // A saved pending task that ended meanwhile is dropped (an explicit --task is used as typed).
+    const pending = f.new || f.task ? undefined : await stillPending(client, conn.taskId);
+    const thread = f.new ? {} : { contextId: conn.contextId, taskId: pending };
     const d = client.discovery;
     const save = (t: Thread): void =>
       this.store.update(conn.name, {

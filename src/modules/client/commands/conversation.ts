@@ -44,6 +44,27 @@ const quote = (s: string): string =>
 const waiting = (state?: string): boolean =>
   state === 'input-required' || state === 'auth-required';
 
+/**
+ * The saved pending task id when the agent still has that task waiting for a reply; undefined
+ * when it ended meanwhile (cancelled, answered from another command, client killed mid-stream)
+ * or is gone, so the next message starts a new task in the saved context instead of failing.
+ * @throws {A2AClientError} The agent could not be asked (unreachable, refused credentials).
+ */
+export async function stillPending(
+  client: A2AClient,
+  taskId: string | undefined,
+): Promise<string | undefined> {
+  if (!taskId) return undefined;
+  try {
+    return waiting(viewResult(await client.getTask(taskId)).state) ? taskId : undefined;
+  } catch (err) {
+    // Transport and credential failures are ours (A2AClientError); an A2A error answer (the
+    // SDK's, e.g. TaskNotFound) means the task is not there to continue.
+    if (err instanceof A2AClientError) throw err;
+    return undefined;
+  }
+}
+
 /** The exact command that replies to a waiting task. */
 export function replyCommand(f: FollowUp, taskId: string): string {
   return f.connection

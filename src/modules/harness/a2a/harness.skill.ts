@@ -63,6 +63,8 @@ export class HarnessSkill
     string,
     { abort: AbortController; runId?: string; done?: Promise<void> }
   >();
+  /** Tasks whose turn ended waiting for an approval: task id → the run that waits (this process). */
+  private readonly paused = new Map<string, string>();
   /** Why the built-in controller cannot run a model (null: it can, or an embedded one runs). */
   private readonly modelProblem: string | null;
 
@@ -205,10 +207,14 @@ export class HarnessSkill
     try {
       const events = await this.start(context, task, turn, abort.signal);
       if (!events) return;
+      if (entry.runId) trace?.resumed(entry.runId);
       turn.begin();
       try {
         for await (const event of events) {
           if (event.type === 'run.started') entry.runId = event.run_id;
+          if (event.type === 'run.completed' && event.data.status === 'needs_approval') {
+            if (entry.runId) this.paused.set(context.taskId, entry.runId);
+          }
           trace?.on(event);
           await turn.on(event);
         }
@@ -223,7 +229,9 @@ export class HarnessSkill
 
   /** Why a message to a busy context was not run, and what the caller can do instead. */
   private busyAnswer(err: HarnessSessionBusyError): string {
-    const running = [...this.live.entries()].find(([, e]) => e.runId === err.runId)?.[0];
+    const running =
+      [...this.live.entries()].find(([, e]) => e.runId === err.runId)?.[0] ??
+      [...this.paused.entries()].find(([, runId]) => runId === err.runId)?.[0];
     const which = running ? `task ${running}` : `the task whose superqodeRunId is ${err.runId}`;
     if (err.status === 'needs_approval') {
       return (
@@ -235,6 +243,20 @@ export class HarnessSkill
       `This context is busy: ${which} is still running. Wait for it to finish (GetTask or SubscribeToTask) ` +
       'or cancel it (CancelTask), then send this request again; or send it without a contextId to start a new session.'
     );
+  }
+
+  /**
+   * Closes the run a paused task waits on as cancelled (ledger `cancelled`, `run.cancelled`), so
+   * its context takes new messages again. Runs paused before this process started are left to
+   * the approval reply or the context's next run (see docs/security.md).
+   */
+  override async cancelPaused(taskId: string): Promise<void> {
+    const runId = this.paused.get(taskId);
+    if (!runId) return;
+    this.paused.delete(taskId);
+    await this.harness.cancel(runId).catch((err: Error) => {
+      this.logger.warn(`Could not cancel run ${runId} of task ${taskId}: ${err.message}`);
+    });
   }
 
   async cancel(taskId: string): Promise<boolean> {
@@ -255,6 +277,8 @@ export class HarnessSkill
     const pendingRun =
       task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? runIdOf(task) : undefined;
     if (pendingRun) {
+      entryRun(this.live.get(context.taskId), pendingRun);
+      this.paused.delete(context.taskId);
       const decision = decisionOf(context.userMessage);
       if (!decision) {
         turn.askAgain(`Not understood: the run still waits for a decision. ${APPROVAL_HOW_TO}`);
@@ -278,6 +302,11 @@ export class HarnessSkill
 function principalIdOf(context: ServerCallContext | undefined): string {
   const user = context?.user;
   return user instanceof PrincipalUser ? user.principal.id : user?.userName || 'unknown';
+}
+
+/** A resumed turn runs the pending run: its id is known before `run.started` (none on resume). */
+function entryRun(entry: { runId?: string } | undefined, runId: string): void {
+  if (entry) entry.runId = runId;
 }
 
 function runIdOf(task: Task): string | undefined {

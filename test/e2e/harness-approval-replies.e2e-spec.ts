@@ -67,6 +67,10 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
     );
     expect(again.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(again.status.message.parts[0].text).toMatch(/^Not understood/);
+    expect(again.status.message.metadata).toMatchObject({
+      superqodeTool: 'write_file',
+      superqodeToolTarget: 'polite.txt',
+    });
     expect(existsSync(join(suite.checkout.dir, 'polite.txt'))).toBe(false);
     suite.fake.enqueue({ text: 'Wrote it.' });
     const done = await send(

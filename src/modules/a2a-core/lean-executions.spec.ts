@@ -115,6 +115,10 @@ describe(LeanExecutions.name, () => {
       await expect(all(core.resubscribe({ id: 'done', tenant: '' }, ctx))).rejects.toBeInstanceOf(
         UnsupportedOperationError,
       );
+      // The state by its name, not the enum's number (a client prints this message).
+      await expect(all(core.resubscribe({ id: 'done', tenant: '' }, ctx))).rejects.toThrow(
+        'is in a terminal state (TASK_STATE_COMPLETED)',
+      );
       await expect(all(core.resubscribe({ id: 'x', tenant: '' }, ctx))).rejects.toBeInstanceOf(
         TaskNotFoundError,
       );

@@ -1,3 +1,4 @@
+import { taskStateToJSON } from '@a2a-js/sdk';
 import { Logger } from '@nestjs/common';
 import { TaskState } from '@a2a-js/sdk';
 import type {
@@ -315,7 +316,7 @@ function assertSubscribable(task: Task, id: string): void {
   const state = task.status?.state;
   if (state !== undefined && TERMINAL_STATES.has(state)) {
     throw new UnsupportedOperationError(
-      `Task ${id} is in a terminal state (${state}) and cannot be subscribed to.`,
+      `Task ${id} is in a terminal state (${taskStateToJSON(state)}) and cannot be subscribed to.`,
     );
   }
 }

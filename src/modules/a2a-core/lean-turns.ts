@@ -1,3 +1,4 @@
+import { taskStateToJSON } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { AgentCard, Message, SendMessageRequest, Task } from '@a2a-js/sdk';
@@ -83,7 +84,7 @@ export class LeanTurns {
       if (!task) throw new TaskNotFoundError(`Task not found: ${incoming.taskId}`);
       if (task.status?.state !== undefined && TERMINAL_STATES.has(task.status.state)) {
         throw new UnsupportedOperationError(
-          `Task ${task.id} is in a terminal state (${task.status.state}) and cannot be modified.`,
+          `Task ${task.id} is in a terminal state (${taskStateToJSON(task.status.state)}) and cannot be modified.`,
         );
       }
       if (incoming.contextId && task.contextId && incoming.contextId !== task.contextId) {

@@ -78,7 +78,13 @@ export class HarnessTurn {
   /** Keeps the task waiting for a decision (the reply was neither approve nor deny). */
   askAgain(text: string): void {
     this.bus.publish(AgentEvent.task(this.task));
-    this.status(TaskState.TASK_STATE_INPUT_REQUIRED, text);
+    // The question still stands: keep naming its call, so the approved call's progress lines
+    // (and a client reading this status) still have its tool and target.
+    const asked = this.task.status?.message?.metadata ?? {};
+    const call = Object.fromEntries(
+      Object.entries(asked).filter(([k]) => k.startsWith('superqodeTool')),
+    );
+    this.status(TaskState.TASK_STATE_INPUT_REQUIRED, text, call);
   }
 
   /** Ends a begun turn REJECTED, saying why (e.g. the context already has a run in progress). */

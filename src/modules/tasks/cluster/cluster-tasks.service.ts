@@ -1,3 +1,4 @@
+import { taskStateToJSON } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
@@ -110,7 +111,7 @@ export class ClusterTasks implements OnModuleInit {
       if (!last) throw new TaskNotFoundError(`Task not found: ${taskId}`);
       if (isFinal(last)) {
         throw new UnsupportedOperationError(
-          `Task ${taskId} is in a terminal state (${last.status!.state}) and cannot be subscribed to.`,
+          `Task ${taskId} is in a terminal state (${taskStateToJSON(last.status!.state)}) and cannot be subscribed to.`,
         );
       }
       yield { payload: { $case: 'task', value: last } };

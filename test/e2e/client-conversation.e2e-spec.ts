@@ -144,6 +144,9 @@ describe('The client holds a conversation with our harness (issue #17)', () => {
     expect(listed.stdout).toContain(`${id}  `);
     const none = await run(['a2a', 'tasks', 'dev', '--context', context!, '--status', 'completed']);
     expect(none.stdout).toBe('no tasks\n');
+    // Without --context an anonymous caller's list is empty: the saved conversation is named.
+    const unnamed = await run(['a2a', 'tasks', 'dev']);
+    expect(unnamed.stdout).toContain(`--context ${context} is this conversation`);
     const canceled = await run(['a2a', 'cancel', 'dev', id!]);
     expect(canceled.code).toBe(0);
     expect(canceled.stdout).toMatch(new RegExp(`task: +${id} canceled`));

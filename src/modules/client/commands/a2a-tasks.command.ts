@@ -151,7 +151,7 @@ const STATES = [
 })
 export class A2aTasksCommand extends TargetCommand {
   async run([target]: string[], f: TasksFlags = {}): Promise<void> {
-    await this.withTarget(target, f, async (c) => {
+    await this.withTarget(target, f, async (c, follow) => {
       const page = await c.listTasks({
         contextId: f.context,
         status: f.status,
@@ -166,6 +166,13 @@ export class A2aTasksCommand extends TargetCommand {
           totalSize: page.totalSize,
         });
       if (!views.length) out('no tasks');
+      const saved = follow.connection ? this.store.get(follow.connection)?.contextId : undefined;
+      if (!views.length && !f.context && saved) {
+        // An anonymous caller's ListTasks answers only for a named context (README, Access).
+        out(
+          `(anonymous callers see only a named context's tasks: --context ${saved} is this conversation)`,
+        );
+      }
       for (const v of views) out(`${v.taskId}  ${v.state}  context ${v.contextId ?? '-'}`);
       if (page.nextPageToken) out('', `next page: --page-token ${page.nextPageToken}`);
     });

@@ -1,5 +1,5 @@
 import { TaskState } from '@a2a-js/sdk';
-import { stateName, viewResult } from './result-view';
+import { partText, stateName, viewResult } from './result-view';
 
 describe(viewResult.name, () => {
   it.each([[TaskState.TASK_STATE_COMPLETED], ['TASK_STATE_COMPLETED'], ['completed']])(
@@ -81,5 +81,12 @@ describe(viewResult.name, () => {
       kind: 'message',
       text: ['hello'],
     });
+  });
+
+  it('summarises a long data part (size and keys) instead of printing its JSON', () => {
+    const data = { shortlist: Array.from({ length: 50 }, (_, i) => ({ id: i })), notes: [] };
+    expect(partText({ data })).toMatch(
+      /^\[data\] \d+ bytes of JSON \(shortlist, notes\); --json shows it whole$/,
+    );
   });
 });

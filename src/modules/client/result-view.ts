@@ -56,7 +56,7 @@ export function partText(part: unknown): string {
     case 'text':
       return typeof value === 'string' ? value : '';
     case 'data':
-      return `[data] ${JSON.stringify(value ?? null)}`;
+      return dataText(value);
     case 'url':
       return `[file ${String(value)}]`;
     case 'raw':
@@ -68,6 +68,17 @@ export function partText(part: unknown): string {
     default:
       return '';
   }
+}
+
+/** Longest data part shown inline, in characters of its JSON; a longer one is summarised. */
+export const DATA_INLINE_CHARS = 200;
+
+/** A data part as one line: its JSON when short, else its size and top-level keys. */
+function dataText(value: unknown): string {
+  const json = JSON.stringify(value ?? null);
+  if (json.length <= DATA_INLINE_CHARS) return `[data] ${json}`;
+  const keys = obj(value) ? Object.keys(obj(value)!).slice(0, 8).join(', ') : '';
+  return `[data] ${json.length} bytes of JSON${keys ? ` (${keys})` : ''}; --json shows it whole`;
 }
 
 function partsText(parts: unknown): string[] {

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { aKey, aKeySecret, OPERATOR_TOKEN } from '../fixtures/credentials';
 import { requireBuiltCli, superqode, superqodeInProcess, tempHome } from '../fakes/client-cli';
-import { aV1Card, FakeAgent, json, startFakeAgent } from '../fakes/client-fake-agent';
+import { aV1Card, aV1Task, FakeAgent, json, startFakeAgent } from '../fakes/client-fake-agent';
 import { withSlowExecutor } from '../utils/executor-override';
 import { TestServer, startTestServer } from '../utils/test-app';
 
@@ -239,6 +239,21 @@ describe('superqode connect a2a / a2a (in process, two runs on the built CLI; is
   });
 
   describe('discover, --no-send, --json and exit codes', () => {
+    it('--no-wait on a task the agent already finished prints no follow-up commands', async () => {
+      const f = await startFakeAgent({
+        card: (b) => aV1Card([{ url: b, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]),
+        rpc: (c) => (c.method === 'SendMessage' ? { task: aV1Task('hi') } : undefined),
+      });
+      try {
+        const r = await run(['connect', 'a2a', f.url, '--no-wait', '--send', 'hi']);
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(/task: +task-1 completed/);
+        expect(r.stdout).not.toMatch(/cancel it:|follow it:/);
+      } finally {
+        await f.close();
+      }
+    });
+
     it('a2a discover lists interfaces with verdicts, the choice and the schemes; sends nothing', async () => {
       const r = await run(['a2a', 'discover', server.url]);
       expect(r.code).toBe(0);

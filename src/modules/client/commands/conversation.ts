@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { StreamResponse } from '@a2a-js/sdk';
 import type { A2AClient } from '../a2a-client';
 import { A2AClientError, A2AClientErrorCode } from '../client.errors';
-import { viewResult, type ResultView } from '../result-view';
+import { isTerminal, viewResult, type ResultView } from '../result-view';
 import { withSpinner } from '../spinner';
 import { out, resultLines, succeeded } from './client-output';
 import { EXIT } from './exit-codes';
@@ -183,7 +183,8 @@ async function turn(
   if (f.wait === false) {
     const view = viewResult(await client.send(text, { ...ids, blocking: false }));
     if (f.json) return view;
-    if (view.taskId)
+    // Follow-up commands only for a task still under way (a fast agent may have finished it).
+    if (view.taskId && !isTerminal(view.state ?? ''))
       out(...resultLines({ ...view, text: [] }), '', ...followLines(follow, view.taskId));
     else out(...resultLines(view));
     return view;

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Role, TaskState } from '@a2a-js/sdk';
-import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import type { Client } from '@a2a-js/sdk/client';
 import { DataSource } from 'typeorm';
@@ -20,6 +19,7 @@ import {
 import type { Instance } from '../utils/cluster';
 import { createTestDatabase } from '../utils/postgres';
 import type { TestDatabase } from '../utils/postgres';
+import { anSdkSendRequest } from '../fixtures/sdk-requests';
 
 const SPEC = `
 name: e2e-cluster
@@ -31,42 +31,8 @@ execution_policy:
     - { tool: write_file, action: ask }
 `;
 
-function request(
-  text: string,
-  msg: Partial<Message> = {},
-  returnImmediately = false,
-): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text', value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-      ...msg,
-    },
-    configuration: returnImmediately
-      ? {
-          acceptedOutputModes: [],
-          historyLength: undefined,
-          taskPushNotificationConfig: undefined,
-          returnImmediately: true,
-        }
-      : undefined,
-    metadata: undefined,
-  };
-}
+const request = (text: string, msg: Partial<Message> = {}, returnImmediately = false) =>
+  anSdkSendRequest(text, { message: msg, returnImmediately });
 
 async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];

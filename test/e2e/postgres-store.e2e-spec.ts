@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Role, TaskState } from '@a2a-js/sdk';
-import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import type { Client } from '@a2a-js/sdk/client';
 import { DataSource } from 'typeorm';
@@ -14,42 +14,14 @@ import type { TestDatabase } from '../utils/postgres';
 import { startTestServer } from '../utils/test-app';
 import type { TestServer } from '../utils/test-app';
 import { TaskRetention } from '../../src/modules/tasks/lifecycle/task-retention.service';
+import { anSdkSendRequest } from '../fixtures/sdk-requests';
 
 const run = promisify(execFile);
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 const pg = storeBackends().includes('postgres');
 
-function request(
-  text: string,
-  returnImmediately = false,
-  msg: Partial<Message> = {},
-): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text', value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-      ...msg,
-    },
-    configuration: returnImmediately
-      ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }
-      : undefined,
-    metadata: undefined,
-  };
-}
+const request = (text: string, returnImmediately = false, msg: Partial<Message> = {}) =>
+  anSdkSendRequest(text, { message: msg, returnImmediately });
 const listReq = (contextId: string) => ({
   tenant: '',
   contextId,

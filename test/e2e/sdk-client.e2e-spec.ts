@@ -1,41 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Role, TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import type { AgentCard, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import type { Client } from '@a2a-js/sdk/client';
 import { withSlowExecutor } from '../utils/executor-override';
 import { TestServer, startTestServer } from '../utils/test-app';
+import { anSdkSendRequest } from '../fixtures/sdk-requests';
 
-function request(
+const request = (
   text: string,
   extra: Partial<SendMessageRequest> = {},
   msg: Partial<Message> = {},
-): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text', value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-      ...msg,
-    },
-    configuration: undefined,
-    metadata: undefined,
-    ...extra,
-  };
-}
+) => anSdkSendRequest(text, { message: msg, extra });
 
 async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];

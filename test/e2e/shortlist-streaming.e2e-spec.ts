@@ -1,37 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { Role, TaskState } from '@a2a-js/sdk';
-import type { AgentCard, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import type { AgentCard, StreamResponse } from '@a2a-js/sdk';
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import type { Client } from '@a2a-js/sdk/client';
 import { aJsonRpcRequest, aLegacyMessage, aMessage, post, V1 } from '../fixtures/builders';
 import { TestServer, startTestServer } from '../utils/test-app';
+import { anSdkSendRequest } from '../fixtures/sdk-requests';
 
 const QUESTION = 'which harness is open source and works with ollama?';
 
-function request(text: string): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text', value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
+const request = (text: string) => anSdkSendRequest(text);
 
 /** The `data:` payloads of an SSE body, parsed. */
 async function sseData(res: Response): Promise<any[]> {

@@ -240,6 +240,8 @@ let dbTicks = () => null;
 /** One autocannon run against a target's endpoint; returns the figures kept, with foreign CPU load. */
 async function load(target, ep, seconds) {
   const urls = target.ports.map((port) => `http://${HOST}:${port}${ep.path}`);
+  for (const url of urls)
+    if (!url.startsWith(`http://${HOST}:`)) throw new Error(`refusing non-loopback URL ${url}`);
   const serverTicksNow = () => target.pids.reduce((a, pid) => a + ticksOf(pid), 0);
   const before = cpuSnapshot(ourPids);
   const dbBefore = target.only ? dbTicks() : null;

@@ -170,6 +170,15 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
     );
     expect(refused.body.error.code).toBe(-32004);
     expect(refused.body.error.message).toContain(`Task ${running.id} is still running`);
+    const rest = await fetch(`${suite.server.url}/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ message: followUp }),
+    });
+    expect(rest.status).toBe(400);
+    expect(((await rest.json()) as { error: { status: string } }).error.status).toBe(
+      'FAILED_PRECONDITION',
+    );
     const got = await post(suite.server.url, aJsonRpcRequest('GetTask', { id: running.id }), V1);
     expect(got.body.result.status.state).toBe('TASK_STATE_WORKING');
     expect(got.body.result.history).toHaveLength(1);

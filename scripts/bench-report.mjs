@@ -2,6 +2,7 @@
 // memory, SQLite rows, and row writes per SendMessage (counted by triggers). Dev tool, not a test.
 import { createRequire } from 'node:module';
 import { HOST, fmt, table } from './bench-lib.mjs';
+import { pgReport } from './bench-pg-report.mjs';
 
 const require = createRequire(import.meta.url);
 const TABLE = 'a2a_tasks';
@@ -86,7 +87,8 @@ function targetRows({ rows, ratios }, ctx) {
           ours.p99Median <= express(ep).p99Median,
         ]);
     }
-  for (const t of ctx.targets.filter((x) => x.id.startsWith('echo-') || x.id.startsWith('ours-'))) {
+  const issue14 = (x) => !x.only && (x.id.startsWith('echo-') || x.id.startsWith('ours-'));
+  for (const t of ctx.targets.filter(issue14)) {
     const r = mem(t.id) / mem('express');
     out.push([
       `RSS after the run (${t.id})`,
@@ -103,6 +105,7 @@ export function report(summary, ctx) {
   const { cfg, pin, targets, endpoints, servers, sizes, sqlite } = ctx;
   const { rows, ratios } = summary;
   const label = (id) => targets.find((t) => t.id === id).label;
+  const serverLabel = (s) => `${label(s.id)}${s.instance > 1 ? `, instance ${s.instance}` : ''}`;
   const epLabel = (id) => endpoints.find((e) => e.id === id).label;
   console.log(
     `\n## Results (${cfg.rounds} rounds × ${cfg.durationS} s, ${cfg.connections} connections${pin ? `, servers on CPU ${cfg.serverCpu}, autocannon on CPU ${cfg.clientCpu}` : ', NOT pinned'})\n`,
@@ -178,11 +181,12 @@ export function report(summary, ctx) {
       ['l', 'r', 'l', 'l'],
     ),
   );
+  pgReport(summary, ctx);
   console.log('\n## Server memory after the run\n');
   console.log(
     table(
       ['target', 'pid', 'RSS MiB', 'peak RSS MiB'],
-      servers.map((s) => [label(s.id), s.pid, fmt(s.mem?.rssMiB, 1), fmt(s.mem?.peakRssMiB, 1)]),
+      servers.map((s) => [serverLabel(s), s.pid, fmt(s.mem?.rssMiB, 1), fmt(s.mem?.peakRssMiB, 1)]),
       ['l', 'r', 'r', 'r'],
     ),
   );
@@ -214,7 +218,7 @@ export function report(summary, ctx) {
     const extra = s.lines.filter((l) => !/listening on http/.test(l));
     if (extra.length)
       console.log(
-        `\nOutput of ${label(s.id)} (${extra.length} lines, last 20):\n${extra.slice(-20).join('\n')}`,
+        `\nOutput of ${serverLabel(s)} (${extra.length} lines, last 20):\n${extra.slice(-20).join('\n')}`,
       );
   }
 }

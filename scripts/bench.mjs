@@ -4,9 +4,12 @@
 // ours with the Express reference's echo agent through the embedding API (scripts/bench-echo-server.mjs),
 // SQLite durable and in memory (like for like); ours with the shortlist skill, SQLite and memory (as shipped);
 // bare Fastify with fixed bytes (scripts/bench-fastify-floor.mjs), the HTTP floor. SQLite files in a temp dir.
+// ours-pg / ours-pg2: the shortlist server on PostgreSQL, one instance / two on one database (one
+// autocannon, its connections split evenly across both URLs), SendMessage endpoints only; the
+// database comes from scripts/bench-pg.mjs (BENCH_DATABASE_URL, else a throwaway cluster, else skipped).
 // Env: BENCH_ROUNDS (3), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_WARMUP_S (2),
 // BENCH_PIN (1; 0 disables taskset), BENCH_SERVER_CPU (0), BENCH_CLIENT_CPU (1),
-// BENCH_TARGETS (comma-separated target ids; default all; express is always kept),
+// BENCH_TARGETS (comma-separated target ids; default all; express is always kept), BENCH_DATABASE_URL,
 // Ours runs as an anonymous caller with every rate limit set to 0 (off); inherited SUPERQODE_A2A_* are dropped.
 // Besides req/s it reports server CPU time per request (/proc ticks) and the CPU used by other
 // processes during each run: on a shared machine the CPU/req ratio is the steadier comparison.
@@ -36,6 +39,7 @@ import {
   waitReady,
 } from './bench-lib.mjs';
 import { report, writesPerSend } from './bench-report.mjs';
+import { benchPostgres } from './bench-pg.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -105,8 +109,20 @@ const GOALS = {
   rest: { 'ours-sqlite': 1.5 },
 };
 const OURS = ['echo-sqlite', 'echo-memory', 'ours-sqlite', 'ours-memory'];
+/** Targets on PostgreSQL: the card does not touch the store, so only the SendMessage endpoints. */
+const PG_TARGETS = ['ours-pg', 'ours-pg2'];
+const PG_ENDPOINTS = ['jsonrpc', 'rest'];
+const endpointsOf = (t) => ENDPOINTS.filter((ep) => !t.only || t.only.includes(ep.id));
+const targetsOf = (ep, targets) => targets.filter((t) => endpointsOf(t).includes(ep));
 
-function targetsFor(tmp, ports) {
+/** Target ids named by BENCH_TARGETS, or undefined (all). */
+function wantedTargets() {
+  return process.env.BENCH_TARGETS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function targetsFor(tmp, ports, pg) {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('SUPERQODE_A2A_')),
   );
@@ -187,9 +203,28 @@ function targetsFor(tmp, ports) {
       },
     },
   ];
-  const wanted = process.env.BENCH_TARGETS?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  if (pg?.urls) {
+    const onPg = (url) => ({ SUPERQODE_A2A_DATABASE_URL: url, SUPERQODE_A2A_MIGRATE: 'true' });
+    const pg2 = onPg(pg.urls['ours-pg2']);
+    all.push(
+      {
+        id: 'ours-pg',
+        label: 'ours shortlist, PostgreSQL',
+        port: ports[6],
+        only: PG_ENDPOINTS,
+        ...ours(ports[6], onPg(pg.urls['ours-pg'])),
+      },
+      {
+        id: 'ours-pg2',
+        label: 'ours shortlist, 2 instances, one PostgreSQL',
+        port: ports[7],
+        only: PG_ENDPOINTS,
+        ...ours(ports[7], pg2),
+        second: { port: ports[8], ...ours(ports[8], pg2) },
+      },
+    );
+  }
+  const wanted = wantedTargets();
   const picked = wanted ? all.filter((t) => t.id === 'express' || wanted.includes(t.id)) : all;
   if (picked.some((t) => t.id === 'fastify') && !picked.some((t) => t.id === 'ours-memory')) {
     throw new Error('BENCH_TARGETS: fastify needs ours-memory (it copies its card)');
@@ -199,15 +234,21 @@ function targetsFor(tmp, ports) {
 
 /** Pids whose CPU counts as ours: this process and the servers (set once they start). */
 const ourPids = [process.pid];
+/** CPU ticks of the PostgreSQL cluster so far (null: none, or not ours to measure). */
+let dbTicks = () => null;
 
 /** One autocannon run against a target's endpoint; returns the figures kept, with foreign CPU load. */
 async function load(target, ep, seconds) {
-  const url = `http://${HOST}:${target.port}${ep.path}`;
-  if (!url.startsWith(`http://${HOST}:`)) throw new Error(`refusing non-loopback URL ${url}`);
+  const urls = target.ports.map((port) => `http://${HOST}:${port}${ep.path}`);
+  for (const url of urls)
+    if (!url.startsWith(`http://${HOST}:`)) throw new Error(`refusing non-loopback URL ${url}`);
+  const serverTicksNow = () => target.pids.reduce((a, pid) => a + ticksOf(pid), 0);
   const before = cpuSnapshot(ourPids);
-  const serverTicks = ticksOf(target.pid);
+  const dbBefore = target.only ? dbTicks() : null;
+  const serverTicks = serverTicksNow();
+  // Several URLs: autocannon opens connection i to urls[i % n], so the connections split evenly.
   const r = await autocannon({
-    url,
+    url: urls.length === 1 ? urls[0] : urls,
     method: ep.method,
     headers: ep.headers,
     body: ep.body,
@@ -217,14 +258,20 @@ async function load(target, ep, seconds) {
     timeout: 10,
     verifyBody: ep.verify,
   });
-  const { otherCpus, stealCpus } = foreignLoad(before, cpuSnapshot(ourPids));
-  // Server CPU per request: robust to other processes' load, unlike req/s (10 ms tick resolution).
-  const cpuUsPerReq =
-    ((ticksOf(target.pid) - serverTicks) * 10_000) / Math.max(1, r.requests.total);
+  const after = cpuSnapshot(ourPids);
+  const dbSpent = dbBefore === null ? null : dbTicks() - dbBefore;
+  // The database's CPU is ours too (it serves this target), not other processes' load.
+  if (dbSpent !== null) after.ours += dbSpent;
+  const { otherCpus, stealCpus } = foreignLoad(before, after);
+  // Server CPU per request (every instance of the target): robust to other processes' load,
+  // unlike req/s (10 ms tick resolution).
+  const perReq = (t) => (t * 10_000) / Math.max(1, r.requests.total);
+  const cpuUsPerReq = perReq(serverTicksNow() - serverTicks);
   return {
     otherCpus,
     stealCpus,
     cpuUsPerReq,
+    dbCpuUsPerReq: dbSpent === null ? null : perReq(dbSpent),
     rps: r.requests.average,
     total: r.requests.total,
     ok2xx: r['2xx'],
@@ -244,33 +291,36 @@ async function load(target, ep, seconds) {
 async function precheck(targets) {
   const sizes = {};
   for (const t of targets)
-    for (const ep of ENDPOINTS) {
-      const res = await fetch(`http://${HOST}:${t.port}${ep.path}`, {
-        method: ep.method,
-        headers: ep.headers,
-        body: ep.body,
-      });
-      const body = await res.text();
-      if (!res.ok || !ep.verify(body))
-        throw new Error(`precheck ${t.id} ${ep.id}: HTTP ${res.status} ${body.slice(0, 300)}`);
-      sizes[`${t.id}/${ep.id}`] = Buffer.byteLength(body);
-    }
+    for (const ep of endpointsOf(t))
+      for (const port of t.ports) {
+        const res = await fetch(`http://${HOST}:${port}${ep.path}`, {
+          method: ep.method,
+          headers: ep.headers,
+          body: ep.body,
+        });
+        const body = await res.text();
+        if (!res.ok || !ep.verify(body))
+          throw new Error(`precheck ${t.id} ${ep.id}: HTTP ${res.status} ${body.slice(0, 300)}`);
+        sizes[`${t.id}/${ep.id}`] = Buffer.byteLength(body);
+      }
   return sizes;
 }
 
-async function measure(targets) {
+async function measure(all) {
   const runs = [];
-  const total = ENDPOINTS.length * targets.length * (cfg.rounds + (cfg.warmupS > 0 ? 1 : 0));
+  const combos = ENDPOINTS.reduce((a, ep) => a + targetsOf(ep, all).length, 0);
+  const total = combos * (cfg.rounds + (cfg.warmupS > 0 ? 1 : 0));
   let n = 0;
   const note = (ep, t, phase, m) => {
     n += 1;
     const bad = m.non2xx + m.errors + m.timeouts + m.mismatches;
     console.error(
       `[${String(n).padStart(String(total).length)}/${total}] ${ep.id.padEnd(7)} ${t.id.padEnd(11)} ${phase.padEnd(8)} ` +
-        `${fmt(m.rps).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${fmt(m.cpuUsPerReq)} µs/req  other CPU ${fmt(m.otherCpus, 2)} steal ${fmt(m.stealCpus, 2)}${bad ? `  BAD ${JSON.stringify(m.statusCodes)} err ${m.errors} to ${m.timeouts} mismatch ${m.mismatches}` : ''}`,
+        `${fmt(m.rps).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${fmt(m.cpuUsPerReq)} µs/req${m.dbCpuUsPerReq === null ? '' : `  DB CPU ${fmt(m.dbCpuUsPerReq)} µs/req`}  other CPU ${fmt(m.otherCpus, 2)} steal ${fmt(m.stealCpus, 2)}${bad ? `  BAD ${JSON.stringify(m.statusCodes)} err ${m.errors} to ${m.timeouts} mismatch ${m.mismatches}` : ''}`,
     );
   };
   for (const ep of ENDPOINTS) {
+    const targets = targetsOf(ep, all);
     if (cfg.warmupS > 0)
       for (const t of targets) {
         const m = await load(t, ep, cfg.warmupS);
@@ -289,10 +339,16 @@ async function measure(targets) {
   return runs;
 }
 
+/** Median DB CPU µs/req of runs, or null when not measured (not a PG target, or not our cluster). */
+function dbMedian(ms) {
+  const xs = ms.map((r) => r.dbCpuUsPerReq).filter((v) => v !== null);
+  return xs.length ? median(xs) : null;
+}
+
 function summarise(runs, targets) {
   const rows = [];
   for (const ep of ENDPOINTS)
-    for (const t of targets) {
+    for (const t of targetsOf(ep, targets)) {
       const ms = runs.filter((r) => r.endpoint === ep.id && r.target === t.id && !r.warmup);
       const all = runs.filter((r) => r.endpoint === ep.id && r.target === t.id);
       const sum = (k) => all.reduce((a, r) => a + r[k], 0);
@@ -306,6 +362,7 @@ function summarise(runs, targets) {
         p99Median: median(ms.map((r) => r.p99)),
         p99Max: Math.max(...ms.map((r) => r.p99)),
         cpuUsPerReqMedian: median(ms.map((r) => r.cpuUsPerReq)),
+        dbCpuUsPerReqMedian: dbMedian(ms),
         otherCpusMedian: median(ms.map((r) => r.otherCpus)),
         otherCpusMax: Math.max(...ms.map((r) => r.otherCpus)),
         non2xx: sum('non2xx'),
@@ -317,7 +374,7 @@ function summarise(runs, targets) {
     }
   const ratios = [];
   for (const ep of ENDPOINTS)
-    for (const { id } of targets.filter((t) => t.id !== 'express')) {
+    for (const { id } of targetsOf(ep, targets).filter((t) => t.id !== 'express')) {
       const get = (tid) => rows.find((r) => r.endpoint === ep.id && r.target === tid);
       const perRound = [];
       const cpuRatio = [];
@@ -351,11 +408,20 @@ async function main() {
   const started = Date.now();
   const tmp = mkdtempSync(join(tmpdir(), 'superqode-bench-'));
   onExit(() => removeDir(tmp));
-  const targets = targetsFor(tmp, await freePorts(6));
+  const wanted = wantedTargets();
+  let pg = null;
+  if (PG_TARGETS.some((id) => !wanted || wanted.includes(id))) {
+    pg = await benchPostgres({ root, cpu: pin ? cfg.serverCpu : undefined, names: PG_TARGETS });
+    if (pg.skip) console.log(`PostgreSQL targets (${PG_TARGETS.join(', ')}) skipped: ${pg.skip}.`);
+    else dbTicks = pg.ticks;
+  }
+  const targets = targetsFor(tmp, await freePorts(9), pg);
+  for (const t of targets) t.ports = t.second ? [t.port, t.second.port] : [t.port];
   const perCombo = cfg.warmupS + cfg.rounds * cfg.durationS;
-  const estimate = ENDPOINTS.length * targets.length * perCombo + 30;
+  const combos = ENDPOINTS.reduce((a, ep) => a + targetsOf(ep, targets).length, 0);
+  const estimate = combos * perCombo + 30;
   console.log(
-    `bench: ${targets.length} targets × ${ENDPOINTS.length} endpoints × (${cfg.warmupS} s warm-up + ${cfg.rounds} rounds × ${cfg.durationS} s), ` +
+    `bench: ${targets.length} targets, ${combos} target × endpoint pairs (PG targets: SendMessage only) × (${cfg.warmupS} s warm-up + ${cfg.rounds} rounds × ${cfg.durationS} s), ` +
       `${cfg.connections} connections, loopback ${HOST} only. Expected total ≈ ${Math.floor(estimate / 60)} min ${estimate % 60} s.`,
   );
   if (pin) pinSelf(cfg.clientCpu);
@@ -364,30 +430,32 @@ async function main() {
       ? `Pinning: servers on CPU ${cfg.serverCpu} (taskset -c), autocannon (this process) on CPU ${cfg.clientCpu}.`
       : 'Pinning: OFF (no taskset, fewer than 2 CPUs or BENCH_PIN=0): client and servers share CPUs; figures are noisier.',
   );
-  const start = (t) => ({
+  if (pg?.where) console.log(`PostgreSQL: ${pg.where}; a fresh database per PG target.`);
+  // One server per target; two for ours-pg2 (`second`, instance 2).
+  const start = (t, c = t, instance = 1) => ({
     id: t.id,
-    ...startChild(t.id, t.cmd, t.args, {
-      env: t.env,
+    instance,
+    port: c.port,
+    ...startChild(instance > 1 ? `${t.id}#${instance}` : t.id, c.cmd, c.args, {
+      env: c.env,
       cwd: root,
       cpu: pin ? cfg.serverCpu : undefined,
     }),
   });
+  const startAll = (t) => [start(t), ...(t.second ? [start(t, t.second, 2)] : [])];
   // Several servers start at once on one pinned CPU: allow a slow start on a loaded machine.
-  const ready = (s, t) => waitReady(s, `http://${HOST}:${t.port}${t.health}`, 120_000);
+  const ready = (s, t) => waitReady(s, `http://${HOST}:${s.port}${t.health}`, 120_000);
   const servers = [];
   for (const phase of [false, true]) {
     const batch = targets.filter((t) => Boolean(t.after) === phase);
-    const started = batch.map(start);
-    servers.push(...started);
-    await Promise.all(started.map((s, i) => ready(s, batch[i])));
+    const started = batch.flatMap((t) => startAll(t).map((s) => ({ s, t })));
+    servers.push(...started.map(({ s }) => s));
+    await Promise.all(started.map(({ s, t }) => ready(s, t)));
   }
-  servers.sort(
-    (a, b) => targets.findIndex((t) => t.id === a.id) - targets.findIndex((t) => t.id === b.id),
-  );
+  const order = (s) => targets.findIndex((t) => t.id === s.id) * 10 + s.instance;
+  servers.sort((a, b) => order(a) - order(b));
   ourPids.push(...servers.map((s) => s.pid));
-  servers.forEach((s, i) => {
-    targets[i].pid = s.pid;
-  });
+  for (const t of targets) t.pids = servers.filter((s) => s.id === t.id).map((s) => s.pid);
   const sizes = await precheck(targets);
   const writes = await writesPerSend(
     targets,
@@ -424,6 +492,7 @@ async function main() {
     servers,
     sizes,
     sqlite,
+    pgWhere: pg?.where,
   });
   const elapsedS = Math.round((Date.now() - started) / 1000);
   console.log(`\nTotal ${Math.floor(elapsedS / 60)} min ${elapsedS % 60} s.`);
@@ -438,11 +507,18 @@ async function main() {
         config: { ...cfg, pinned: pin },
         machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model },
         targets: targets.map(({ id, label }) => ({ id, label })),
+        postgres: pg ? (pg.where ?? `skipped: ${pg.skip}`) : null,
         endpoints: ENDPOINTS.map(({ id, label, method, path }) => ({ id, label, method, path })),
         responseBytes: sizes,
         ...summary,
         runs,
-        servers: servers.map((s) => ({ id: s.id, pid: s.pid, ...s.mem, output: s.lines })),
+        servers: servers.map((s) => ({
+          id: s.id,
+          instance: s.instance,
+          pid: s.pid,
+          ...s.mem,
+          output: s.lines,
+        })),
         sqlite,
       },
       null,

@@ -5,6 +5,7 @@
 #                                  ports>, writes $SQ_SERVICES_DIR/env (export
 #                                  SUPERQODE_TEST_DATABASE_URL=… SUPERQODE_TEST_REDIS_URL=…)
 #   scripts/ci-services.sh stop    stops both and removes $SQ_SERVICES_DIR
+# SQ_SERVICES_REDIS=0 starts PostgreSQL only (npm run bench).
 # The role may create databases: each PostgreSQL test creates (and drops) its own database.
 set -euo pipefail
 DIR="${SQ_SERVICES_DIR:-/tmp/superqode-ci-services}"
@@ -49,7 +50,7 @@ start() {
   printf 'export SUPERQODE_TEST_DATABASE_URL=%q\n' "$url" >"$DIR/env"
   chmod 600 "$DIR/env"
   echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (env: $DIR/env)" >&2
-  start_redis
+  [ "${SQ_SERVICES_REDIS:-1}" = 0 ] || start_redis
 }
 
 # Redis on loopback with a random password, no persistence; shared rate limits (--redis-url).

@@ -201,6 +201,55 @@ const stateOf = (e: StreamResponse) =>
       expect(got.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     }, 60_000);
 
+    it('a message naming a task WORKING on the other instance gets the error the runner gives (-32004); the task runs once', async () => {
+      const before = fake.requests.length;
+      fake.enqueue(
+        {
+          toolCalls: [
+            { name: 'bash', arguments: { command: 'sleep 3 && echo slept', timeout_seconds: 60 } },
+          ],
+        },
+        { text: 'Finished once.' },
+      );
+      const started = asTask(await client.sendMessage(request('sleep then finish', {}, true)));
+      const runner = proxy.served[proxy.served.length - 1];
+      await modelCalled(before + 1);
+      const followUp = (url: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'SendMessage',
+            params: {
+              message: {
+                messageId: `follow-${Date.now()}`,
+                role: 'ROLE_USER',
+                parts: [{ text: 'and another thing' }],
+                taskId: started.id,
+                contextId: started.contextId,
+              },
+            },
+          }),
+        }).then((r) => r.json() as Promise<{ error?: { code: number; message: string } }>);
+      const elsewhere = await followUp(proxy.url);
+      expect(proxy.served[proxy.served.length - 1]).toBe(1 - runner);
+      const here = await followUp(instances[runner].url);
+      expect(elsewhere.error?.code).toBe(-32004);
+      expect(elsewhere.error?.message).toContain(`Task ${started.id} is still running`);
+      expect(elsewhere.error).toEqual(here.error);
+      let task = started;
+      for (let i = 0; i < 200 && task.status?.state !== TaskState.TASK_STATE_COMPLETED; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        task = await client.getTask({ id: started.id, tenant: '', historyLength: undefined });
+      }
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(JSON.stringify(task.artifacts)).toContain('Finished once.');
+      expect(task.history?.filter((m) => m.role === started.history![0].role)).toHaveLength(1);
+      expect(fake.requests.length).toBe(before + 2);
+    }, 60_000);
+
     it('an approval reply continuing an INPUT_REQUIRED task works on the other instance', async () => {
       fake.enqueue({
         toolCalls: [{ name: 'write_file', arguments: { path: 'approved.txt', content: 'yes\n' } }],

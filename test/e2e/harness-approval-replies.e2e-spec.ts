@@ -150,4 +150,44 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
     expect(other.status.message.parts[0].text).toContain(`task ${running.id} is still running`);
     await post(suite.server.url, aJsonRpcRequest('CancelTask', { id: running.id }), V1);
   });
+
+  it('a message naming a running task is refused (-32004) and the task runs on untouched: no second turn (issue #15)', async () => {
+    suite.fake.enqueue({ hang: true });
+    const running = await send(suite.server.url, aMessage('think about it'), {
+      returnImmediately: true,
+    });
+    for (let i = 0; i < 100 && suite.fake.requests.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const calls = suite.fake.requests.length;
+    const followUp = aMessage('and another thing', {
+      taskId: running.id,
+      contextId: running.contextId,
+    });
+    const refused = await post(
+      suite.server.url,
+      aJsonRpcRequest('SendMessage', { message: followUp }),
+      V1,
+    );
+    expect(refused.body.error.code).toBe(-32004);
+    expect(refused.body.error.message).toContain(`Task ${running.id} is still running`);
+    const rest = await fetch(`${suite.server.url}/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ message: followUp }),
+    });
+    expect(rest.status).toBe(400);
+    expect(((await rest.json()) as { error: { status: string } }).error.status).toBe(
+      'FAILED_PRECONDITION',
+    );
+    const got = await post(suite.server.url, aJsonRpcRequest('GetTask', { id: running.id }), V1);
+    expect(got.body.result.status.state).toBe('TASK_STATE_WORKING');
+    expect(got.body.result.history).toHaveLength(1);
+    expect(suite.fake.requests.length).toBe(calls);
+    const cancelled = await post(
+      suite.server.url,
+      aJsonRpcRequest('CancelTask', { id: running.id }),
+      V1,
+    );
+    expect(cancelled.body.result.status.state).toBe('TASK_STATE_CANCELED');
+  });
 });

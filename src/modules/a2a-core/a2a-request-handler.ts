@@ -241,6 +241,8 @@ export class SuperqodeRequestHandler implements A2ARequestHandler {
       );
     }
     const task = message.taskId ? await this.tasks.load(message.taskId, context) : undefined;
+    // A task still running (here or on another instance) takes no message (issue #15).
+    if (task) await this.cluster.assertAcceptsMessage(task, context);
     const skill = await this.router.route(params, message, context, task);
     // A message continuing a task without naming its context is checked against the task's
     // context, and every served skill (not only the one it routes to) may refuse that context,

@@ -12,6 +12,7 @@ import { TasksService } from '../tasks.service';
 import { TaskEventChannel } from './task-event-channel';
 import type { ClusterSignal, TaskKey } from './task-event-channel';
 import { eventsBetween, isFinal } from './task-follower';
+import { TaskLeases } from './task-leases';
 
 /** States in which some instance runs the task (and renews its lease). */
 const RUNNING: readonly TaskState[] = [
@@ -41,6 +42,7 @@ export class ClusterTasks implements OnModuleInit {
     private readonly channel: TaskEventChannel,
     @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
     private readonly tasks: TasksService,
+    private readonly leases: TaskLeases,
   ) {}
 
   onModuleInit(): void {
@@ -82,6 +84,28 @@ export class ClusterTasks implements OnModuleInit {
   /** An execution of this task runs on this instance. */
   isLive(taskId: string, context: ServerCallContext): boolean {
     return this.running.has(keyString(this.keyOf(taskId, context)));
+  }
+
+  /**
+   * Refuses a message that names a task an execution is running (SUBMITTED or WORKING): here, or
+   * on another instance under a live lease ({@link TaskLeases.heldElsewhere}). One answer for
+   * both, so where a load balancer sends the message changes nothing, and a task never runs twice.
+   * A task whose runner is gone (lease expired) is not refused: nothing runs it any more.
+   * @param task - The stored task the message names (`message.taskId`), as this caller sees it.
+   * @throws {UnsupportedOperationError} The task is running (-32004 / HTTP 400).
+   * @see A2A specification §3.1.1 SendMessage (a task accepts messages while it waits for input).
+   */
+  async assertAcceptsMessage(task: Task, context: ServerCallContext): Promise<void> {
+    const state = task.status?.state;
+    if (state === undefined || !RUNNING.includes(state)) return;
+    const running =
+      this.isLive(task.id, context) ||
+      (await this.leases.heldElsewhere(this.keyOf(task.id, context))) !== undefined;
+    if (!running) return;
+    throw new UnsupportedOperationError(
+      `Task ${task.id} is still running (${taskStateToJSON(state)}) and takes no message until it ` +
+        'finishes or asks for input: follow it (GetTask or SubscribeToTask) or cancel it (CancelTask).',
+    );
   }
 
   /** Announces a stored change of a task to every instance (failures logged, not thrown). */

@@ -2,7 +2,7 @@ import { Role, Task, TaskState } from '@a2a-js/sdk';
 import type { AgentCard, ListTasksRequest, Message, Part } from '@a2a-js/sdk';
 import { RequestMalformedError, toJsonRpcError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } from '@a2a-js/sdk/server';
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +15,8 @@ import { TASK_STORE } from './tasks.constants';
 import { TasksModule, tasksModuleOptionsFrom } from './tasks.module';
 import { decodePageToken, encodePageToken, listQueries } from './task-list-queries';
 import { TypeOrmTaskStore } from './typeorm-task.store';
+import { TaskStoreClosedError } from './task-store-closed.error';
+import { TaskWriteFailures } from './task-write-failures';
 import { openStore } from '../../common/database/store-migrations';
 import { createTestDatabase, storeBackends } from '../../../test/utils/postgres';
 import type { TestDatabase } from '../../../test/utils/postgres';
@@ -145,6 +147,29 @@ describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
     expect(ids(await store.list(listReq(), ctxOf('bob')))).toEqual([]);
     expect(ids(await store.list(listReq(), alice))).toEqual(['t-1']);
     expect(ids(await store.list(listReq(), ctxOf('alice', 'acme')))).toEqual(['t-2']);
+  });
+
+  it('after close, refuses saves and commits with TaskStoreClosedError, logged once at WARN', async () => {
+    const failures = new TaskWriteFailures();
+    store = new TypeOrmTaskStore(dataSource, {}, undefined, failures);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      await dataSource.destroy();
+      await expect(store.save(aTask('t-1'), alice)).rejects.toBeInstanceOf(TaskStoreClosedError);
+      await expect(store.commitRows([store.rowOf(aTask('t-2'), alice)])).rejects.toThrow(
+        'Task store is closed (the server is shutting down): 1 task save(s) not stored',
+      );
+      await expect(store.save(aTask('t-3'), alice)).rejects.toBeInstanceOf(TaskStoreClosedError);
+      const closedLines = warn.mock.calls.filter(([m]) => String(m).includes('store is closed'));
+      expect(closedLines).toHaveLength(1);
+      expect(String(closedLines[0][0])).toContain('(task "t-1"); later ones are not logged.');
+      expect(error).not.toHaveBeenCalled();
+      expect(failures.size).toBe(0);
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 
   it('upserts: a second save replaces the task', async () => {

@@ -10,6 +10,7 @@ import { assertNoNul, isPostgres, querySql } from '../../common/database/sql-dia
 import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskPayloadRow, TaskScope } from './task.entity';
 import { TaskWriteFailures } from './task-write-failures';
+import { TaskStoreClosedError } from './task-store-closed.error';
 import {
   DEFAULT_MAX_LIST_REPLY_BYTES,
   DEFAULT_MAX_PAGE_SIZE,
@@ -93,6 +94,8 @@ export class TypeOrmTaskStore implements TaskStore {
   private rowCount: number | null = null;
   private lastInsertRowid: unknown;
   private retentionBusy = false;
+  /** A write after close was already logged (see {@link closedError}). */
+  private closedWriteLogged = false;
   private statements?: { upsert: Statement; load: Statement };
   /** The data source is PostgreSQL (no better-sqlite3 handle, no rowids). */
   private readonly postgres: boolean;
@@ -137,6 +140,7 @@ export class TypeOrmTaskStore implements TaskStore {
         ? await querySql(this.dataSource, UPSERT_TASK_SQL, taskRowValues(row))
         : this.prepared().upsert.run(taskRowValues(row)).lastInsertRowid;
     } catch (error) {
+      if (this.closed()) throw this.closedError([task.id], error);
       this.failures.record(scope, task, error as Error);
       this.logger.error(`Task "${task.id}" not saved: ${(error as Error).message}`);
       throw error;
@@ -177,6 +181,11 @@ export class TypeOrmTaskStore implements TaskStore {
         )();
       }
     } catch (error) {
+      if (this.closed())
+        throw this.closedError(
+          rows.map((r) => r.task.id),
+          error,
+        );
       for (const r of rows) this.failures.record(r.scope, r.task, error as Error);
       this.logger.error(`${rows.length} task saves not committed: ${(error as Error).message}`);
       throw error;
@@ -238,6 +247,21 @@ export class TypeOrmTaskStore implements TaskStore {
     const nextPageToken =
       rows.length > pageRows.length && last ? encodePageToken(last.timestampMs, last.id) : '';
     return { tasks, nextPageToken, pageSize, totalSize: Number(total) };
+  }
+
+  /** The data source was destroyed (shutdown): writes fail with {@link TaskStoreClosedError}. */
+  private closed(): boolean {
+    return !this.dataSource.isInitialized;
+  }
+
+  /** The error for writes after close; the first is logged at WARN, later ones not at all. */
+  private closedError(taskIds: string[], cause: unknown): TaskStoreClosedError {
+    const error = new TaskStoreClosedError(taskIds, { cause });
+    if (!this.closedWriteLogged) {
+      this.closedWriteLogged = true;
+      this.logger.warn(`${error.message} (task "${taskIds[0]}"); later ones are not logged.`);
+    }
+    return error;
   }
 
   private scopeOf(context: ServerCallContext): TaskScope {

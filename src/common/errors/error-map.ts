@@ -35,6 +35,7 @@ import {
 } from '../../modules/harness/spec/harness-spec.errors';
 import { RegexTimeoutError } from '../../modules/harness/tools/line-matcher';
 import { PartContentTypeNotSupportedError } from './part-content-type.error';
+import { TaskStoreClosedError } from '../../modules/tasks/task-store-closed.error';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -91,6 +92,13 @@ export const ERROR_MAP: readonly ErrorMapping[] = [
     cliExit: CLI_EXIT.failed,
   },
   sdk(TaskNotFoundError, 'TaskNotFoundError', 'unknown task'),
+  {
+    type: TaskStoreClosedError,
+    name: 'TaskStoreClosedError',
+    situation: 'a task save after the store closed (shutdown)',
+    sample: () => new TaskStoreClosedError(['t-1']),
+    cliExit: CLI_EXIT.failed,
+  },
   sdk(TaskNotCancelableError, 'TaskNotCancelableError', 'cancel of a finished task'),
   sdk(
     PushNotificationNotSupportedError,

@@ -33,6 +33,7 @@ import type { Turn } from './lean-turns';
 import { advanceStreamPattern, failure, runExecution, withHistoryLength } from './lean-execution';
 import type { StreamPattern } from './lean-execution';
 import { toStreamResponse } from './stream-responses';
+import { TaskStoreClosedError } from '../tasks/task-store-closed.error';
 
 /**
  * SendMessage, SendStreamingMessage, CancelTask and SubscribeToTask without the SDK
@@ -279,6 +280,8 @@ export class LeanExecutions {
   /** A store failure after the reply went out: the task is marked FAILED if it can still be. */
   private failAfterReply(turn: Turn, err: unknown): void {
     const task = turn.live.current();
+    // Shutting down: the store said so once; there is nowhere to record FAILED either.
+    if (err instanceof TaskStoreClosedError) return;
     this.logger.error(
       `Event processing failed for task ${turn.request.taskId}`,
       (err as Error)?.stack,
@@ -298,11 +301,10 @@ export class LeanExecutions {
         },
       }),
     );
-    turn.live
-      .flush()
-      .catch((e: unknown) =>
-        this.logger.error(`Could not store FAILED for task ${task.id}`, (e as Error)?.stack),
-      );
+    turn.live.flush().catch((e: unknown) => {
+      if (!(e instanceof TaskStoreClosedError))
+        this.logger.error(`Could not store FAILED for task ${task.id}`, (e as Error)?.stack);
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { taskStateToJSON } from '@a2a-js/sdk';
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../common/runtime/time-ordered-id';
 import { Logger } from '@nestjs/common';
 import type { AgentCard, Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import {
@@ -94,8 +94,9 @@ export class LeanTurns {
       }
     }
     const referenceTasks = await this.referenceTasks(incoming, context);
-    const taskId = incoming.taskId || randomUUID();
-    const contextId = incoming.contextId || task?.contextId || randomUUID();
+    // Time-ordered ids keep the store's indexes appending (see timeOrderedId).
+    const taskId = incoming.taskId || timeOrderedId();
+    const contextId = incoming.contextId || task?.contextId || timeOrderedId();
     if (context.requestedExtensions) {
       const exposed = new Set(offered.map((e) => e.uri));
       context.setRequestedExtensions(context.requestedExtensions.filter((e) => exposed.has(e)));

@@ -49,25 +49,87 @@ export function decodePageToken(token: string): { timestampMs: number; id: strin
   return { timestampMs, id: match[2] };
 }
 
-/** The caller's scope plus the request's filters; shared by the count and the page. */
-function listFilter(scope: TaskScope, params: ListTasksRequest): SqlStatement {
-  const where = ['"tenant" = ?', '"owner" = ?'];
-  const values: unknown[] = [scope.tenant, scope.owner];
-  if (params.contextId) {
-    where.push('"context_id" = ?');
-    values.push(params.contextId);
+/** A list request, validated: what both stores (SQL and memory) select and page by. */
+export interface ListSelection {
+  /** The request's `pageSize` (default {@link DEFAULT_LIST_PAGE_SIZE}), capped at the store's max. */
+  pageSize: number;
+  /** Only this context, when set. */
+  contextId?: string;
+  /** Only this state (proto enum name), when set. */
+  state?: string;
+  /** Only status timestamps after this, epoch ms, when set. */
+  afterMs?: number;
+  /** Rows strictly before this (timestamp ms, id) pair in list order, when set. */
+  cursor?: { timestampMs: number; id: string };
+  /** `includeArtifacts`. */
+  withArtifacts: boolean;
+  /** History is listed (`historyLength` absent or positive). */
+  withHistory: boolean;
+}
+
+/**
+ * Validates a ListTasks request into a {@link ListSelection}.
+ * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
+ */
+export function listSelection(
+  params: ListTasksRequest,
+  maxPageSize = DEFAULT_MAX_PAGE_SIZE,
+): ListSelection {
+  const requested = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
+  if (!Number.isSafeInteger(requested) || requested < 0) {
+    throw new RequestMalformedError('pageSize must be a non-negative integer');
   }
+  const selection: ListSelection = {
+    pageSize: Math.min(requested, maxPageSize),
+    withArtifacts: Boolean(params.includeArtifacts),
+    withHistory: params.historyLength === undefined || params.historyLength > 0,
+  };
+  if (params.contextId) selection.contextId = params.contextId;
   if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED) {
-    where.push('"status_state" = ?');
-    values.push(taskStateToJSON(params.status));
+    selection.state = taskStateToJSON(params.status);
   }
   if (params.statusTimestampAfter) {
     const afterMs = Date.parse(params.statusTimestampAfter);
     if (Number.isNaN(afterMs)) throw new RequestMalformedError('Invalid statusTimestampAfter');
+    selection.afterMs = afterMs;
+  }
+  if (params.pageToken) selection.cursor = decodePageToken(params.pageToken);
+  return selection;
+}
+
+/** The caller's scope plus the request's filters; shared by the count and the page. */
+function listFilter(scope: TaskScope, selection: ListSelection): SqlStatement {
+  const where = ['"tenant" = ?', '"owner" = ?'];
+  const values: unknown[] = [scope.tenant, scope.owner];
+  if (selection.contextId !== undefined) {
+    where.push('"context_id" = ?');
+    values.push(selection.contextId);
+  }
+  if (selection.state !== undefined) {
+    where.push('"status_state" = ?');
+    values.push(selection.state);
+  }
+  if (selection.afterMs !== undefined) {
     where.push('"status_timestamp_ms" > ?');
-    values.push(afterMs);
+    values.push(selection.afterMs);
   }
   return { sql: where.join(' AND '), params: values };
+}
+
+/**
+ * The leading rows whose stored JSON (status, artifacts, history, metadata) fits in `maxBytes`
+ * (always at least the first row): a list page ends before the task that would exceed it.
+ */
+export function withinBytes<R extends TaskPayloadRow>(rows: R[], maxBytes: number): R[] {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (const text of [r.status, r.artifacts, r.history, r.metadata]) {
+      if (text) bytes += Buffer.byteLength(text, 'utf8');
+    }
+    if (bytes > maxBytes && i > 0) return rows.slice(0, i);
+  }
+  return rows;
 }
 
 /**
@@ -83,22 +145,18 @@ export function listQueries(
   params: ListTasksRequest,
   maxPageSize = DEFAULT_MAX_PAGE_SIZE,
 ): { count: SqlStatement; page: SqlStatement; pageSize: number } {
-  const requested = params.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
-  if (!Number.isSafeInteger(requested) || requested < 0) {
-    throw new RequestMalformedError('pageSize must be a non-negative integer');
-  }
-  const pageSize = Math.min(requested, maxPageSize);
-  const filter = listFilter(scope, params);
+  const selection = listSelection(params, maxPageSize);
+  const { pageSize, cursor } = selection;
+  const filter = listFilter(scope, selection);
   const where = [filter.sql];
   const values = [...filter.params];
-  if (params.pageToken) {
-    const cursor = decodePageToken(params.pageToken);
+  if (cursor) {
     where.push('"status_timestamp_ms" <= ? AND ("status_timestamp_ms" < ? OR "id" < ?)');
     values.push(cursor.timestampMs, cursor.timestampMs, cursor.id);
   }
   const columns = [PAYLOAD_COLUMNS, '"status_timestamp_ms" AS "timestampMs"'];
-  if (params.includeArtifacts) columns.push('"artifacts"');
-  if (params.historyLength === undefined || params.historyLength > 0) columns.push('"history"');
+  if (selection.withArtifacts) columns.push('"artifacts"');
+  if (selection.withHistory) columns.push('"history"');
   const page =
     `SELECT ${columns.join(', ')} FROM "a2a_tasks" WHERE ${where.join(' AND ')} ` +
     'ORDER BY "status_timestamp_ms" DESC, "id" DESC LIMIT ?';

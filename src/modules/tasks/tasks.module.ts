@@ -1,4 +1,6 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module } from '@nestjs/common';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import { MemoryTaskStore } from './memory-task.store';
 import type { StoreSettings } from '../../config/namespaces';
 import { TaskEntity } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
@@ -21,8 +23,14 @@ export const MEMORY_MODE_MAX_TASKS = 10_000;
 /** Options of {@link TasksModule}. */
 export interface TasksModuleOptions
   extends TypeOrmTaskStoreOptions, TaskReconcilerOptions, StoreLocation {
-  /** SQLite file of the durable store (parent directory created); null keeps tasks in memory. */
+  /**
+   * SQLite file of the durable store (parent directory created); null keeps tasks in memory
+   * ({@link MemoryTaskStore}; the `'tasks'` data source is then SQLite `:memory:`, for the
+   * lifecycle services).
+   */
   path: string | null;
+  /** Task cap of the memory-only store ({@link MemoryTaskStoreOptions.maxTasks}). */
+  maxTasks?: number | null;
   /** PostgreSQL URL: the store lives there instead of `path` (issue #15). */
   databaseUrl?: string | null;
 }
@@ -71,8 +79,8 @@ const STORE: NamedStore = {
 };
 
 /**
- * The A2A task store (SDK `TaskStore` on TypeORM: SQLite, or PostgreSQL with `databaseUrl`)
- * behind the {@link TASK_STORE} token.
+ * The A2A task store behind the {@link TASK_STORE} token: SDK `TaskStore` on TypeORM (SQLite, or
+ * PostgreSQL with `databaseUrl`), or {@link MemoryTaskStore} when `path` is null.
  * Owns the `'tasks'` data source; its migrations run before the app listens.
  * @example
  * TasksModule.forRoot({ path: 'data/tasks.sqlite3' })
@@ -81,7 +89,13 @@ const STORE: NamedStore = {
 @Module({
   imports: [RuntimeModule],
   providers: [
-    { provide: TASK_STORE, useClass: TypeOrmTaskStore },
+    TypeOrmTaskStore,
+    {
+      provide: TASK_STORE,
+      inject: [TASKS_MODULE_OPTIONS, TypeOrmTaskStore],
+      useFactory: (options: TasksModuleOptions, durable: TypeOrmTaskStore): TaskStore =>
+        options.path === null && !options.databaseUrl ? new MemoryTaskStore(options) : durable,
+    },
     TaskReconciler,
     TaskWriteFailures,
     StoreProbe,

@@ -1,8 +1,8 @@
-import { Role, Task, TaskState } from '@a2a-js/sdk';
-import type { AgentCard, ListTasksRequest, Message, Part } from '@a2a-js/sdk';
+import { Task, TaskState } from '@a2a-js/sdk';
+import type { AgentCard } from '@a2a-js/sdk';
 import { RequestMalformedError, toJsonRpcError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } from '@a2a-js/sdk/server';
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,69 +15,25 @@ import { TASK_STORE } from './tasks.constants';
 import { TasksModule, tasksModuleOptionsFrom } from './tasks.module';
 import { decodePageToken, encodePageToken, listQueries } from './task-list-queries';
 import { TypeOrmTaskStore } from './typeorm-task.store';
+import { TaskStoreClosedError } from './task-store-closed.error';
+import { MemoryTaskStore } from './memory-task.store';
+import { TaskWriteFailures } from './task-write-failures';
 import { openStore } from '../../common/database/store-migrations';
 import { createTestDatabase, storeBackends } from '../../../test/utils/postgres';
 import type { TestDatabase } from '../../../test/utils/postgres';
 
-const T0 = Date.parse('2025-01-01T00:00:00.000Z');
-const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
-const ctxOf = (userName: string, tenant?: string) =>
-  new ServerCallContext({ user: { isAuthenticated: true, userName }, tenant });
-const alice = ctxOf('alice');
-
-const part = (content: Part['content'], extra: Partial<Part> = {}): Part => ({
-  content,
-  metadata: undefined,
-  filename: '',
-  mediaType: '',
-  ...extra,
-});
-const aMessage = (messageId: string, parts: Part[]): Message => ({
-  messageId,
-  contextId: 'ctx-1',
-  taskId: 't-1',
-  role: Role.ROLE_USER,
-  parts,
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
-interface TaskSpec {
-  contextId?: string;
-  state?: TaskState;
-  seconds?: number;
-}
-function aTask(
-  id: string,
-  { contextId = 'ctx-1', state = TaskState.TASK_STATE_WORKING, seconds = 0 }: TaskSpec = {},
-): Task {
-  return {
-    id,
-    contextId,
-    metadata: undefined,
-    status: { state, message: undefined, timestamp: at(seconds) },
-    artifacts: [
-      {
-        artifactId: `a-${id}`,
-        name: 'out',
-        description: '',
-        parts: [part({ $case: 'text', value: 'r' })],
-        metadata: undefined,
-        extensions: [],
-      },
-    ],
-    history: [aMessage(`m-${id}`, [part({ $case: 'text', value: 'hi' })])],
-  };
-}
-const listReq = (over: Partial<ListTasksRequest> = {}): ListTasksRequest => ({
-  tenant: '',
-  contextId: '',
-  status: TaskState.TASK_STATE_UNSPECIFIED,
-  pageToken: '',
-  statusTimestampAfter: undefined,
-  ...over,
-});
-const ids = (r: { tasks: Task[] }) => r.tasks.map((t) => t.id);
+import {
+  aMessage,
+  aTask,
+  alice,
+  at,
+  ctxOf,
+  ids,
+  listReq,
+  part,
+  T0,
+} from '../../../test/fixtures/task-store';
+import type { TaskSpec } from '../../../test/fixtures/task-store';
 
 describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
   let dir: string;
@@ -145,6 +101,29 @@ describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
     expect(ids(await store.list(listReq(), ctxOf('bob')))).toEqual([]);
     expect(ids(await store.list(listReq(), alice))).toEqual(['t-1']);
     expect(ids(await store.list(listReq(), ctxOf('alice', 'acme')))).toEqual(['t-2']);
+  });
+
+  it('after close, refuses saves and commits with TaskStoreClosedError, logged once at WARN', async () => {
+    const failures = new TaskWriteFailures();
+    store = new TypeOrmTaskStore(dataSource, {}, undefined, failures);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      await dataSource.destroy();
+      await expect(store.save(aTask('t-1'), alice)).rejects.toBeInstanceOf(TaskStoreClosedError);
+      await expect(store.commitRows([store.rowOf(aTask('t-2'), alice)])).rejects.toThrow(
+        'Task store is closed (the server is shutting down): 1 task save(s) not stored',
+      );
+      await expect(store.save(aTask('t-3'), alice)).rejects.toBeInstanceOf(TaskStoreClosedError);
+      const closedLines = warn.mock.calls.filter(([m]) => String(m).includes('store is closed'));
+      expect(closedLines).toHaveLength(1);
+      expect(String(closedLines[0][0])).toContain('(task "t-1"); later ones are not logged.');
+      expect(error).not.toHaveBeenCalled();
+      expect(failures.size).toBe(0);
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 
   it('upserts: a second save replaces the task', async () => {
@@ -322,7 +301,6 @@ describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
       expect((await store.list(listReq(), alice)).tasks[0].status!.timestamp).toBe(
         at(4_000_000_000),
       );
-      expect(() => new TypeOrmTaskStore(dataSource, { maxTasks: 10 })).toThrow('PostgreSQL');
     },
   );
 
@@ -390,34 +368,6 @@ describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
     },
     120_000,
   );
-
-  describe('retention (maxTasks, the SQLite memory mode)', () => {
-    sqliteOnly('prunes down to maxTasks once 10% over, oldest terminal tasks first', async () => {
-      store = new TypeOrmTaskStore(dataSource, { maxTasks: 10 });
-      for (let i = 0; i < 6; i++) await store.save(aTask(`w-${i}`, { seconds: i }), alice);
-      for (let i = 0; i < 5; i++)
-        await store.save(
-          aTask(`c-${i}`, { seconds: 10 + i, state: TaskState.TASK_STATE_COMPLETED }),
-          alice,
-        );
-      expect((await store.list(listReq(), alice)).totalSize).toBe(11);
-      await store.save(aTask('c-5', { seconds: 20, state: TaskState.TASK_STATE_CANCELED }), alice);
-      const left = await store.list(listReq(), alice);
-      expect(left.totalSize).toBe(10);
-      expect(ids(left)).not.toContain('c-0');
-      expect(ids(left).filter((id) => id.startsWith('w-'))).toHaveLength(6);
-      expect(ids(left)).not.toContain('c-1');
-    });
-
-    sqliteOnly('counts rows only when an insert may pass the cap, not on every save', async () => {
-      store = new TypeOrmTaskStore(dataSource, { maxTasks: 2 });
-      const query = jest.spyOn(dataSource, 'query');
-      for (let i = 0; i < 20; i++) await store.save(aTask('t-1', { seconds: i }), alice);
-      const counts = query.mock.calls.filter(([sql]) => sql.startsWith('SELECT COUNT(*)'));
-      expect(counts).toHaveLength(1);
-      expect(() => new TypeOrmTaskStore(dataSource, { maxTasks: 0 })).toThrow('maxTasks');
-    });
-  });
 });
 
 describe(TasksModule.name, () => {
@@ -453,7 +403,8 @@ describe(TasksModule.name, () => {
         }),
       ],
     }).compile();
-    const taskStore = moduleRef.get<TypeOrmTaskStore>(TASK_STORE);
+    const taskStore = moduleRef.get<MemoryTaskStore>(TASK_STORE);
+    expect(taskStore).toBeInstanceOf(MemoryTaskStore);
     await taskStore.save(aTask('t-1'), alice);
     expect(ids(await taskStore.list(listReq(), alice))).toEqual(['t-1']);
     await moduleRef.close();

@@ -10,31 +10,22 @@ import { assertNoNul, isPostgres, querySql } from '../../common/database/sql-dia
 import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskPayloadRow, TaskScope } from './task.entity';
 import { TaskWriteFailures } from './task-write-failures';
+import { TaskStoreClosedError } from './task-store-closed.error';
 import {
   DEFAULT_MAX_LIST_REPLY_BYTES,
   DEFAULT_MAX_PAGE_SIZE,
   PAYLOAD_COLUMNS,
   encodePageToken,
   listQueries,
+  withinBytes,
 } from './task-list-queries';
 import type { ListedRow } from './task-list-queries';
 
 import { TASKS_CONNECTION, TASKS_MODULE_OPTIONS } from './tasks.constants';
 
-/** Tasks past this share above `maxTasks` trigger pruning (hysteresis: not every save). */
-export const RETENTION_SLACK = 0.1;
-
 const LOAD_TASK_SQL =
   `SELECT ${PAYLOAD_COLUMNS}, "artifacts", "history" FROM "a2a_tasks" ` +
   `WHERE "tenant" = ? AND "owner" = ? AND "id" = ?`;
-
-const COUNT_ALL_SQL = 'SELECT COUNT(*) AS "total" FROM "a2a_tasks"';
-/** Oldest first by status timestamp, terminal states before all others. */
-const PRUNE_SQL =
-  'DELETE FROM "a2a_tasks" WHERE rowid IN (SELECT rowid FROM "a2a_tasks" ORDER BY ' +
-  `CASE WHEN "status_state" IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', ` +
-  `'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED') THEN 0 ELSE 1 END, ` +
-  '"status_timestamp_ms", "id" LIMIT ?)';
 
 /** One save's upsert, computed at the save (see {@link TypeOrmTaskStore.rowOf}). */
 export interface PreparedTaskRow {
@@ -45,12 +36,6 @@ export interface PreparedTaskRow {
 
 /** Construction options of {@link TypeOrmTaskStore}. */
 export interface TypeOrmTaskStoreOptions {
-  /**
-   * Row cap (positive integer) over all tenants and owners, meant for the memory-only mode;
-   * null/absent: none. Past 10% over, the oldest rows by status timestamp are deleted down
-   * to the cap, terminal states (completed, failed, canceled, rejected) before any other.
-   */
-  maxTasks?: number | null;
   /** Owner of a call; default the SDK's `resolveUserScope` (`user.userName || 'unknown'`). */
   ownerResolver?: OwnerResolver;
   /** Clock of the bookkeeping columns, epoch ms; default `Date.now`. */
@@ -76,7 +61,7 @@ export interface TypeOrmTaskStoreOptions {
  * same connection, so TypeORM transactions and migrations see the same data; TypeORM's query
  * runner costs ~17 µs of CPU per call on top). List, count and retention use `DataSource.query`.
  * Dialect seam: on PostgreSQL, save and load run the same SQL through `DataSource.query` (see
- * `sqlFor`: `?` placeholders become `$n`); `maxTasks` (the memory mode's cap) is SQLite only.
+ * `sqlFor`: `?` placeholders become `$n`). The memory-only mode uses {@link MemoryTaskStore}.
  * @see SDK `InMemoryTaskStore` and `DatabaseTaskStore` (`@a2a-js/sdk/server/database`).
  */
 @Injectable()
@@ -84,15 +69,12 @@ export class TypeOrmTaskStore implements TaskStore {
   private readonly logger = new Logger(TypeOrmTaskStore.name);
   private readonly ownerResolver: OwnerResolver;
   private readonly nowMs: () => number;
-  private readonly maxTasks: number | null;
   private readonly maxPageSize: number;
   private readonly maxListReplyBytes: number;
   private readonly instance: ProcessInstance;
   private readonly failures: TaskWriteFailures;
-  /** Rows known to exist (null: not counted yet); grows on each insert seen. */
-  private rowCount: number | null = null;
-  private lastInsertRowid: unknown;
-  private retentionBusy = false;
+  /** A write after close was already logged (see {@link closedError}). */
+  private closedWriteLogged = false;
   private statements?: { upsert: Statement; load: Statement };
   /** The data source is PostgreSQL (no better-sqlite3 handle, no rowids). */
   private readonly postgres: boolean;
@@ -105,18 +87,11 @@ export class TypeOrmTaskStore implements TaskStore {
   ) {
     this.ownerResolver = options.ownerResolver ?? resolveUserScope;
     this.nowMs = options.nowMs ?? Date.now;
-    this.maxTasks = options.maxTasks ?? null;
     this.maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
     this.maxListReplyBytes = options.maxListReplyBytes ?? DEFAULT_MAX_LIST_REPLY_BYTES;
     this.instance = instance ?? new ProcessInstance();
     this.failures = failures ?? new TaskWriteFailures();
-    if (this.maxTasks !== null && !(Number.isSafeInteger(this.maxTasks) && this.maxTasks > 0)) {
-      throw new Error(`maxTasks must be a positive integer, got ${this.maxTasks}`);
-    }
     this.postgres = isPostgres(dataSource);
-    if (this.postgres && this.maxTasks !== null) {
-      throw new Error('maxTasks (the memory mode cap) is not supported on PostgreSQL');
-    }
   }
 
   /**
@@ -131,18 +106,16 @@ export class TypeOrmTaskStore implements TaskStore {
     const scope = this.scopeOf(context);
     const row = toTaskEntity(scope, task, this.nowMs(), this.instance.id);
     if (this.postgres) assertNoNul({ ...scope, taskId: row.id, contextId: row.contextId });
-    let lastInsertRowid: unknown;
     try {
-      lastInsertRowid = this.postgres
-        ? await querySql(this.dataSource, UPSERT_TASK_SQL, taskRowValues(row))
-        : this.prepared().upsert.run(taskRowValues(row)).lastInsertRowid;
+      if (this.postgres) await querySql(this.dataSource, UPSERT_TASK_SQL, taskRowValues(row));
+      else this.prepared().upsert.run(taskRowValues(row));
     } catch (error) {
+      if (this.closed()) throw this.closedError([task.id], error);
       this.failures.record(scope, task, error as Error);
       this.logger.error(`Task "${task.id}" not saved: ${(error as Error).message}`);
       throw error;
     }
     this.failures.clear(scope, task.id);
-    if (this.maxTasks !== null) await this.enforceRetention(lastInsertRowid, this.maxTasks);
   }
 
   /**
@@ -159,12 +132,11 @@ export class TypeOrmTaskStore implements TaskStore {
 
   /**
    * Upserts rows made by {@link rowOf} in one transaction (group commit: one commit for the saves
-   * of concurrent requests; on PostgreSQL one transaction per batch), then applies retention.
+   * of concurrent requests; on PostgreSQL one transaction per batch).
    * A failure is recorded for every row, as {@link save} records one.
    * @throws {Error} The store failed; the transaction is rolled back and no row is written.
    */
   async commitRows(rows: PreparedTaskRow[]): Promise<void> {
-    let rowids: unknown[] = [];
     try {
       if (this.postgres) {
         await this.dataSource.transaction(async (m) => {
@@ -172,18 +144,21 @@ export class TypeOrmTaskStore implements TaskStore {
         });
       } else {
         const { upsert } = this.prepared();
-        rowids = this.sqlite().transaction(() =>
-          rows.map((r) => upsert.run(r.values).lastInsertRowid),
-        )();
+        this.sqlite().transaction(() => {
+          for (const r of rows) upsert.run(r.values);
+        })();
       }
     } catch (error) {
+      if (this.closed())
+        throw this.closedError(
+          rows.map((r) => r.task.id),
+          error,
+        );
       for (const r of rows) this.failures.record(r.scope, r.task, error as Error);
       this.logger.error(`${rows.length} task saves not committed: ${(error as Error).message}`);
       throw error;
     }
     for (const r of rows) this.failures.clear(r.scope, r.task.id);
-    if (this.maxTasks === null) return;
-    for (const rowid of rowids) await this.enforceRetention(rowid, this.maxTasks);
   }
 
   /**
@@ -240,6 +215,21 @@ export class TypeOrmTaskStore implements TaskStore {
     return { tasks, nextPageToken, pageSize, totalSize: Number(total) };
   }
 
+  /** The data source was destroyed (shutdown): writes fail with {@link TaskStoreClosedError}. */
+  private closed(): boolean {
+    return !this.dataSource.isInitialized;
+  }
+
+  /** The error for writes after close; the first is logged at WARN, later ones not at all. */
+  private closedError(taskIds: string[], cause: unknown): TaskStoreClosedError {
+    const error = new TaskStoreClosedError(taskIds, { cause });
+    if (!this.closedWriteLogged) {
+      this.closedWriteLogged = true;
+      this.logger.warn(`${error.message} (task "${taskIds[0]}"); later ones are not logged.`);
+    }
+    return error;
+  }
+
   private scopeOf(context: ServerCallContext): TaskScope {
     return { tenant: context.tenant ?? '', owner: this.ownerResolver(context) };
   }
@@ -258,50 +248,4 @@ export class TypeOrmTaskStore implements TaskStore {
     return (this.dataSource.driver as unknown as { databaseConnection: Database })
       .databaseConnection;
   }
-
-  /**
-   * Counts inserts in process (a changed last-insert rowid means the upsert inserted) and
-   * only queries the table when the cap may be exceeded. Failures are logged, not thrown:
-   * the save itself succeeded.
-   */
-  private async enforceRetention(insertRowid: unknown, maxTasks: number): Promise<void> {
-    if (insertRowid !== this.lastInsertRowid) {
-      this.lastInsertRowid = insertRowid;
-      if (this.rowCount !== null) this.rowCount += 1;
-    }
-    const pruneAbove = Math.floor(maxTasks * (1 + RETENTION_SLACK));
-    if (this.retentionBusy || (this.rowCount !== null && this.rowCount <= pruneAbove)) return;
-    this.retentionBusy = true;
-    try {
-      let total = await this.countAll();
-      if (total > pruneAbove) {
-        await this.dataSource.query(PRUNE_SQL, [total - maxTasks]);
-        total = await this.countAll();
-        this.logger.debug(`Pruned task store down to ${total} rows (maxTasks ${maxTasks}).`);
-      }
-      this.rowCount = total;
-    } catch (error) {
-      this.logger.warn(`Task retention failed: ${(error as Error).message}`);
-    } finally {
-      this.retentionBusy = false;
-    }
-  }
-
-  private async countAll(): Promise<number> {
-    const [{ total }]: { total: number }[] = await this.dataSource.query(COUNT_ALL_SQL);
-    return Number(total);
-  }
-}
-
-/** The leading rows whose stored JSON fits in `maxBytes` (always at least the first row). */
-function withinBytes(rows: ListedRow[], maxBytes: number): ListedRow[] {
-  let bytes = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    for (const text of [r.status, r.artifacts, r.history, r.metadata]) {
-      if (text) bytes += Buffer.byteLength(text, 'utf8');
-    }
-    if (bytes > maxBytes && i > 0) return rows.slice(0, i);
-  }
-  return rows;
 }

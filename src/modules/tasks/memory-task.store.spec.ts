@@ -1,0 +1,113 @@
+import { Task, TaskState } from '@a2a-js/sdk';
+import type { ListTasksRequest } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { DataSource } from 'typeorm';
+import { tasksDataSourceOptions } from './tasks-datasource';
+import { MemoryTaskStore } from './memory-task.store';
+import { TypeOrmTaskStore } from './typeorm-task.store';
+import { aTask, alice, at, ctxOf, ids, listReq } from '../../../test/fixtures/task-store';
+import type { TaskSpec } from '../../../test/fixtures/task-store';
+
+const SPECS: [string, TaskSpec][] = [
+  ['a', { seconds: 1 }],
+  ['b', { seconds: 3, contextId: 'ctx-2' }],
+  ['c', { seconds: 3 }],
+  ['d', { seconds: 2, state: TaskState.TASK_STATE_COMPLETED }],
+  ['e', { seconds: 5, contextId: 'ctx-2' }],
+  ['f', { seconds: 4, state: TaskState.TASK_STATE_COMPLETED }],
+  ['g', { seconds: 3 }],
+  ['h', { seconds: 0, state: TaskState.TASK_STATE_FAILED }],
+  ['i', { seconds: 6 }],
+  ['j', { seconds: 2 }],
+];
+
+describe(MemoryTaskStore.name, () => {
+  let dataSource: DataSource;
+  let sql: TypeOrmTaskStore;
+  let memory: MemoryTaskStore;
+
+  beforeEach(async () => {
+    dataSource = await new DataSource(tasksDataSourceOptions(null)).initialize();
+    sql = new TypeOrmTaskStore(dataSource, { maxListReplyBytes: 600 });
+    memory = new MemoryTaskStore({ maxListReplyBytes: 600 });
+    for (const store of [sql, memory])
+      for (const [id, spec] of SPECS) await store.save(aTask(id, spec), alice);
+  });
+  afterEach(async () => {
+    await dataSource.destroy();
+  });
+
+  it('lists, filters, pages (same cursors) and caps page bytes exactly as the SQL store', async () => {
+    const requests: Partial<ListTasksRequest>[] = [
+      {},
+      { pageSize: 3 },
+      { pageSize: 0 },
+      { contextId: 'ctx-2' },
+      { status: TaskState.TASK_STATE_COMPLETED, includeArtifacts: true },
+      { statusTimestampAfter: at(2), historyLength: 0 },
+      { contextId: 'ctx-1', pageSize: 2, includeArtifacts: true },
+      { contextId: 'none' },
+    ];
+    for (const over of requests) {
+      let request = listReq(over);
+      for (let page = 0; page < 20; page++) {
+        const [ours, theirs] = [await memory.list(request, alice), await sql.list(request, alice)];
+        expect({ ...ours, tasks: ours.tasks.map((t) => Task.toJSON(t)) }).toEqual({
+          ...theirs,
+          tasks: theirs.tasks.map((t) => Task.toJSON(t)),
+        });
+        if (!ours.nextPageToken) break;
+        request = listReq({ ...over, pageToken: ours.nextPageToken });
+      }
+    }
+    // The byte cap cut the unfiltered list short (so the comparison above covered it).
+    expect((await memory.list(listReq(), alice)).nextPageToken).not.toBe('');
+  });
+
+  it('keeps each scope apart, returns fresh objects and replaces on a second save', async () => {
+    const bob = ctxOf('bob');
+    const tenantAlice = ctxOf('alice', 'acme');
+    expect(await memory.load('a', bob)).toBeUndefined();
+    expect(await memory.load('a', tenantAlice)).toBeUndefined();
+    expect((await memory.list(listReq(), bob)).totalSize).toBe(0);
+    const loaded = (await memory.load('a', alice))!;
+    loaded.history.length = 0;
+    expect((await memory.load('a', alice))!.history).toHaveLength(1);
+    await memory.save(aTask('a', { state: TaskState.TASK_STATE_COMPLETED, seconds: 9 }), alice);
+    expect((await memory.load('a', alice))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(ids(await memory.list(listReq({ pageSize: 1 }), alice))).toEqual(['a']);
+  });
+
+  it.each(['%%%', Buffer.from('x1|a').toString('base64url')])(
+    'rejects the malformed pageToken %p with RequestMalformedError',
+    async (pageToken) => {
+      await expect(memory.list(listReq({ pageToken }), alice)).rejects.toBeInstanceOf(
+        RequestMalformedError,
+      );
+    },
+  );
+
+  it('prunes down to maxTasks once 10% over, oldest terminal tasks first', async () => {
+    const store = new MemoryTaskStore({ maxTasks: 10 });
+    for (let i = 0; i < 6; i++) await store.save(aTask(`w-${i}`, { seconds: i }), alice);
+    for (let i = 0; i < 5; i++)
+      await store.save(
+        aTask(`c-${i}`, { seconds: 10 + i, state: TaskState.TASK_STATE_COMPLETED }),
+        ctxOf(`user-${i}`),
+      );
+    const total = async () => {
+      let n = (await store.list(listReq(), alice)).totalSize;
+      for (let i = 0; i < 5; i++) n += (await store.list(listReq(), ctxOf(`user-${i}`))).totalSize;
+      return n;
+    };
+    expect(await total()).toBe(11);
+    await store.save(aTask('c-5', { seconds: 20, state: TaskState.TASK_STATE_CANCELED }), alice);
+    expect(await total()).toBe(10);
+    expect(await store.load('c-0', ctxOf('user-0'))).toBeUndefined();
+    expect(await store.load('c-1', ctxOf('user-1'))).toBeUndefined();
+    expect(
+      ids(await store.list(listReq(), alice)).filter((id) => id.startsWith('w-')),
+    ).toHaveLength(6);
+    expect(() => new MemoryTaskStore({ maxTasks: 0 })).toThrow('maxTasks');
+  });
+});

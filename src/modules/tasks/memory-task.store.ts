@@ -1,0 +1,180 @@
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import { resolveUserScope } from '@a2a-js/sdk/server';
+import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { Logger } from '@nestjs/common';
+import { fromTaskRow, TERMINAL_STATES, toTaskEntity } from './task.entity';
+import type { TaskEntity, TaskScope } from './task.entity';
+import {
+  DEFAULT_MAX_LIST_REPLY_BYTES,
+  DEFAULT_MAX_PAGE_SIZE,
+  encodePageToken,
+  listSelection,
+  withinBytes,
+} from './task-list-queries';
+import type { ListSelection } from './task-list-queries';
+
+/** Tasks past this share above `maxTasks` trigger pruning (hysteresis: not every save). */
+export const RETENTION_SLACK = 0.1;
+
+/** Construction options of {@link MemoryTaskStore}. */
+export interface MemoryTaskStoreOptions {
+  /**
+   * Task cap (positive integer) over all tenants and owners. Past 10% over, the oldest tasks by
+   * status timestamp are dropped down to the cap, terminal states (completed, failed, canceled,
+   * rejected) before any other. Default none.
+   */
+  maxTasks?: number | null;
+  /** Owner of a call; default the SDK's `resolveUserScope` (`user.userName || 'unknown'`). */
+  ownerResolver?: OwnerResolver;
+  /** Clock of the bookkeeping fields, epoch ms; default `Date.now`. */
+  nowMs?: () => number;
+  /** Page size cap (1-100) of `list`; default 100. */
+  maxPageSize?: number;
+  /** Stored JSON bytes one list page may carry (see `TypeOrmTaskStore`). */
+  maxListReplyBytes?: number;
+}
+
+const TERMINAL = new Set(TERMINAL_STATES);
+
+/**
+ * The A2A `TaskStore` of the memory-only mode (`--no-task-store`; tasks lost at exit), with the
+ * semantics of {@link TypeOrmTaskStore} (issue #14: SQLite `:memory:` cost ~150 µs of CPU per
+ * stored task, a map ~5): tasks scoped by (tenant = `ctx.tenant ?? ''`, owner =
+ * ownerResolver(ctx)); each kept as the row `TypeOrmTaskStore` would write (proto-JSON text from
+ * `toTaskEntity`), so every read returns a fresh object and ListTasks orders, filters, pages
+ * (the same cursors) and caps pages by stored bytes exactly as the SQL store does.
+ * Nobody else can see this store, so rows carry no ownership lease.
+ * @see SDK `InMemoryTaskStore` (unbounded; list sorts by timestamp strings).
+ */
+export class MemoryTaskStore implements TaskStore {
+  private readonly logger = new Logger(MemoryTaskStore.name);
+  /** Rows by scope key (`tenant`, NUL, `owner`), then by task id. */
+  private readonly scopes = new Map<string, Map<string, TaskEntity>>();
+  private readonly ownerResolver: OwnerResolver;
+  private readonly nowMs: () => number;
+  private readonly maxTasks: number | null;
+  private readonly maxPageSize: number;
+  private readonly maxListReplyBytes: number;
+  private count = 0;
+
+  /** @throws {Error} `maxTasks` is not a positive integer. */
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    this.ownerResolver = options.ownerResolver ?? resolveUserScope;
+    this.nowMs = options.nowMs ?? Date.now;
+    this.maxTasks = options.maxTasks ?? null;
+    this.maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
+    this.maxListReplyBytes = options.maxListReplyBytes ?? DEFAULT_MAX_LIST_REPLY_BYTES;
+    if (this.maxTasks !== null && !(Number.isSafeInteger(this.maxTasks) && this.maxTasks > 0)) {
+      throw new Error(`maxTasks must be a positive integer, got ${this.maxTasks}`);
+    }
+  }
+
+  /**
+   * Inserts or replaces the caller's task (its first save time is kept).
+   * @throws {Error} The task has no id.
+   */
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    const scope = this.scopeOf(context);
+    const row = toTaskEntity(scope, task, this.nowMs());
+    const key = scopeKey(scope);
+    let rows = this.scopes.get(key);
+    if (!rows) this.scopes.set(key, (rows = new Map()));
+    const previous = rows.get(row.id);
+    if (previous) row.createdAtMs = previous.createdAtMs;
+    else this.count++;
+    rows.set(row.id, row);
+    if (this.maxTasks !== null) this.enforceRetention(this.maxTasks);
+  }
+
+  /**
+   * The caller's task, as a fresh object; undefined when absent or owned by another scope.
+   * @throws {Error} `task "<id>" is not readable` (never for rows this store wrote).
+   */
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const row = this.scopes.get(scopeKey(this.scopeOf(context)))?.get(taskId);
+    return row ? fromTaskRow(row) : undefined;
+  }
+
+  /**
+   * The caller's tasks, newest status timestamp first (then id descending), one page at a time,
+   * with the shapes and caps of `TypeOrmTaskStore.list`.
+   * @throws {RequestMalformedError} Malformed `pageToken`, `statusTimestampAfter` or `pageSize`.
+   */
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const selection = listSelection(params, this.maxPageSize);
+    const rows = this.scopes.get(scopeKey(this.scopeOf(context)));
+    const matching = rows ? [...rows.values()].filter((r) => selects(selection, r)) : [];
+    matching.sort(newestFirst);
+    const { cursor, pageSize } = selection;
+    const start = cursor ? matching.findIndex((r) => isBefore(r, cursor)) : 0;
+    const after = start < 0 ? [] : matching.slice(start, start + pageSize + 1);
+    const listed = after.slice(0, pageSize).map((r) => ({
+      ...r,
+      artifacts: selection.withArtifacts ? r.artifacts : null,
+      history: selection.withHistory ? r.history : null,
+    }));
+    const page = withinBytes(listed, this.maxListReplyBytes);
+    const last = page.at(-1);
+    const nextPageToken =
+      after.length > page.length && last ? encodePageToken(last.statusTimestampMs, last.id) : '';
+    return {
+      tasks: page.map((r) => fromTaskRow(r)),
+      nextPageToken,
+      pageSize,
+      totalSize: matching.length,
+    };
+  }
+
+  private scopeOf(context: ServerCallContext): TaskScope {
+    return { tenant: context.tenant ?? '', owner: this.ownerResolver(context) };
+  }
+
+  /** Drops the oldest tasks (terminal ones first) once more than 10% over the cap. */
+  private enforceRetention(maxTasks: number): void {
+    if (this.count <= Math.floor(maxTasks * (1 + RETENTION_SLACK))) return;
+    const all = [...this.scopes.values()].flatMap((rows) => [...rows.values()]);
+    all.sort(pruneFirst);
+    for (const row of all.slice(0, all.length - maxTasks)) {
+      const key = scopeKey(row);
+      const rows = this.scopes.get(key);
+      rows?.delete(row.id);
+      if (rows?.size === 0) this.scopes.delete(key);
+    }
+    this.count = Math.min(all.length, maxTasks);
+    this.logger.debug(`Pruned the memory task store down to ${this.count} tasks.`);
+  }
+}
+
+function scopeKey(scope: TaskScope): string {
+  return `${scope.tenant}\u0000${scope.owner}`;
+}
+
+function selects(s: ListSelection, r: TaskEntity): boolean {
+  return (
+    (s.contextId === undefined || r.contextId === s.contextId) &&
+    (s.state === undefined || r.statusState === s.state) &&
+    (s.afterMs === undefined || r.statusTimestampMs > s.afterMs)
+  );
+}
+
+/** List order: status timestamp descending, then id descending. */
+function newestFirst(a: TaskEntity, b: TaskEntity): number {
+  return b.statusTimestampMs - a.statusTimestampMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/** `(ts, id) < cursor` in list order: what the SQL store's keyset condition selects. */
+function isBefore(r: TaskEntity, cursor: { timestampMs: number; id: string }): boolean {
+  return (
+    r.statusTimestampMs < cursor.timestampMs ||
+    (r.statusTimestampMs === cursor.timestampMs && r.id < cursor.id)
+  );
+}
+
+/** Pruning order: terminal states first, then oldest status timestamp, then id. */
+function pruneFirst(a: TaskEntity, b: TaskEntity): number {
+  const ta = TERMINAL.has(a.statusState ?? '') ? 0 : 1;
+  const tb = TERMINAL.has(b.statusState ?? '') ? 0 : 1;
+  return (
+    ta - tb || a.statusTimestampMs - b.statusTimestampMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}

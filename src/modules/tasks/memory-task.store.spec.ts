@@ -5,21 +5,15 @@ import { DataSource } from 'typeorm';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { MemoryTaskStore } from './memory-task.store';
 import { TypeOrmTaskStore } from './typeorm-task.store';
-import { aTask, alice, at, ctxOf, ids, listReq } from '../../../test/fixtures/task-store';
-import type { TaskSpec } from '../../../test/fixtures/task-store';
-
-const SPECS: [string, TaskSpec][] = [
-  ['a', { seconds: 1 }],
-  ['b', { seconds: 3, contextId: 'ctx-2' }],
-  ['c', { seconds: 3 }],
-  ['d', { seconds: 2, state: TaskState.TASK_STATE_COMPLETED }],
-  ['e', { seconds: 5, contextId: 'ctx-2' }],
-  ['f', { seconds: 4, state: TaskState.TASK_STATE_COMPLETED }],
-  ['g', { seconds: 3 }],
-  ['h', { seconds: 0, state: TaskState.TASK_STATE_FAILED }],
-  ['i', { seconds: 6 }],
-  ['j', { seconds: 2 }],
-];
+import {
+  aTask,
+  alice,
+  at,
+  ctxOf,
+  ids,
+  LIST_SPECS,
+  listReq,
+} from '../../../test/fixtures/task-store';
 
 describe(MemoryTaskStore.name, () => {
   let dataSource: DataSource;
@@ -31,7 +25,7 @@ describe(MemoryTaskStore.name, () => {
     sql = new TypeOrmTaskStore(dataSource, { maxListReplyBytes: 600 });
     memory = new MemoryTaskStore({ maxListReplyBytes: 600 });
     for (const store of [sql, memory])
-      for (const [id, spec] of SPECS) await store.save(aTask(id, spec), alice);
+      for (const [id, spec] of LIST_SPECS) await store.save(aTask(id, spec), alice);
   });
   afterEach(async () => {
     await dataSource.destroy();

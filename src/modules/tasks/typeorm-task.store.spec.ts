@@ -30,10 +30,10 @@ import {
   ctxOf,
   ids,
   listReq,
+  LIST_SPECS,
   part,
   T0,
 } from '../../../test/fixtures/task-store';
-import type { TaskSpec } from '../../../test/fixtures/task-store';
 
 describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
   let dir: string;
@@ -147,19 +147,7 @@ describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
 
   describe('list', () => {
     beforeEach(async () => {
-      const specs: [string, TaskSpec][] = [
-        ['a', { seconds: 1 }],
-        ['b', { seconds: 3, contextId: 'ctx-2' }],
-        ['c', { seconds: 3 }],
-        ['d', { seconds: 2, state: TaskState.TASK_STATE_COMPLETED }],
-        ['e', { seconds: 5, contextId: 'ctx-2' }],
-        ['f', { seconds: 4, state: TaskState.TASK_STATE_COMPLETED }],
-        ['g', { seconds: 3 }],
-        ['h', { seconds: 0, state: TaskState.TASK_STATE_FAILED }],
-        ['i', { seconds: 6 }],
-        ['j', { seconds: 2 }],
-      ];
-      for (const [id, spec] of specs) await store.save(aTask(id, spec), alice);
+      for (const [id, spec] of LIST_SPECS) await store.save(aTask(id, spec), alice);
     });
 
     it('orders by status timestamp desc then id desc, filters, and strips artifacts', async () => {

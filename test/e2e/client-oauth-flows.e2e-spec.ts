@@ -281,14 +281,15 @@ describe('client OAuth as users meet it, against oidc-provider (#17)', () => {
       }),
       ['a2a:call'],
     );
+    // The CLI then waits for a sign-in that never comes: it is killed once the URL is out.
+    const signInUrl =
+      /No display here: open this URL in a browser to sign in:\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\?\S+\n/;
     const r = await superqode(['connect', 'a2a', codeOnly.url], {
       home,
       env: { SSH_CONNECTION: env.SSH_CONNECTION, SUPERQODE_A2A_OAUTH_STORE: 'file' },
-      timeoutMs: 8_000,
+      until: signInUrl,
     });
-    expect(r.stderr).toMatch(
-      /No display here: open this URL in a browser to sign in:\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\?/,
-    );
+    expect(r.stderr).toMatch(signInUrl);
     expect(r.stderr).not.toMatch(/enter the code/);
   });
 

@@ -1,9 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
 import { startTestServer } from '../utils/test-app';
 import { withSlowExecutor } from '../utils/executor-override';
+import type { SlowExecutor } from '../fixtures/slow-executor';
+import { AGENT_EXECUTOR } from '../../src/modules/skills/skills.constants';
 
 describe('Durable task store: completed tasks survive a restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sq-durable-'));
@@ -39,6 +42,7 @@ describe('Durable task store: completed tasks survive a restart', () => {
   });
 
   it('a task left WORKING by a stopped process is marked FAILED at the next start, naming the interruption', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'error');
     const first = await startTestServer({}, { dir, customize: withSlowExecutor });
     const cfg = { returnImmediately: true };
     const sent = await post(
@@ -48,6 +52,8 @@ describe('Durable task store: completed tasks survive a restart', () => {
     );
     const id = sent.body.result.task.id;
     expect(sent.body.result.task.status.state).not.toBe('TASK_STATE_COMPLETED');
+    // The process stops: its executor with it, mid-task.
+    await first.app.get<SlowExecutor>(AGENT_EXECUTOR).halt();
     await first.close();
 
     const second = await startTestServer({}, { dir });
@@ -64,6 +70,10 @@ describe('Durable task store: completed tasks survive a restart', () => {
     } finally {
       await second.close();
     }
+    // Nothing of the first app runs on after its close (its store is closed: each save would fail).
+    const late = logged.mock.calls.map((c) => String(c[0])).filter((m) => /not open/i.test(m));
+    logged.mockRestore();
+    expect(late).toEqual([]);
   });
 
   it('--no-task-store keeps tasks in memory: a restart forgets them', async () => {

@@ -3,9 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-events';
 import type { HarnessSessionExport } from '../../src/modules/harness/protocol/harness-records';
+import { HarnessCommandsModule } from '../../src/modules/harness/commands/harness-commands.module';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import { tempCheckout } from '../fakes/harness-fixtures';
 import type { TempCheckout } from '../fakes/harness-fixtures';
+import { runCommandInProcess } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
 
@@ -37,6 +39,29 @@ function cli(args: string[], cwd: string): Promise<CliRun> {
       },
     );
   });
+}
+
+/**
+ * The same command in process (nest-commander-testing on the harness command module, issue #13):
+ * in `cwd`, without any provider key or SUPERQODE_ variable, with the CLI's exit-code rules. The
+ * spawned {@link cli} stays for the smoke tests of the built CLI (a run, exit 3, a refused start).
+ */
+async function cliInProcess(args: string[], cwd: string): Promise<CliRun> {
+  const cleared = Object.keys(process.env).filter(
+    (k) => /API_KEY$/.test(k) || k.startsWith('SUPERQODE_'),
+  );
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    const r = await runCommandInProcess(
+      [HarnessCommandsModule],
+      args,
+      Object.fromEntries(cleared.map((k) => [k, undefined])),
+    );
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    process.chdir(before);
+  }
 }
 
 const SPEC = `
@@ -81,6 +106,11 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
       ['harness', 'run', '--spec', specFile, ...model(), '--harness-store', store, ...prompt],
       checkout.dir,
     );
+  const harnessRunInProcess = (...prompt: string[]) =>
+    cliInProcess(
+      ['harness', 'run', '--spec', specFile, ...model(), '--harness-store', store, ...prompt],
+      checkout.dir,
+    );
 
   it('run streams text and tool lines, exit 0; runs/show/export read the ledger', async () => {
     fake.enqueue(
@@ -103,19 +133,22 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
       content: 'what does greeting.txt say?',
     });
 
-    const runs = await cli(['harness', 'runs', '--harness-store', store], checkout.dir);
+    const runs = await cliInProcess(['harness', 'runs', '--harness-store', store], checkout.dir);
     expect(runs.status).toBe(0);
     const [line] = runs.stdout.trim().split('\n');
     const [runId, status] = line.split(/\s+/);
     expect(status).toBe('succeeded');
     expect(line).toContain('openai-compatible:fake-model  what does greeting.txt say?');
 
-    const show = await cli(['harness', 'show', runId, '--harness-store', store], checkout.dir);
+    const show = await cliInProcess(
+      ['harness', 'show', runId, '--harness-store', store],
+      checkout.dir,
+    );
     expect(show.status).toBe(0);
     expect(show.stdout).toMatch(/^#1 \S+ run\.started /m);
     expect(show.stdout).toMatch(/ run\.completed /);
 
-    const json = await cli(
+    const json = await cliInProcess(
       ['harness', 'show', runId, '--json', '--harness-store', store],
       checkout.dir,
     );
@@ -125,7 +158,7 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
     };
     expect(detail.events.map((e) => e.sequence)).toEqual(detail.events.map((_, i) => i + 1));
 
-    const exported = await cli(
+    const exported = await cliInProcess(
       ['harness', 'export', detail.run.session_id, '--harness-store', store],
       checkout.dir,
     );
@@ -138,17 +171,17 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
 
   it('exit 1 with one message for unknown runs and sessions', async () => {
     fake.enqueue({ text: 'ok' });
-    expect((await harnessRun('hi')).status).toBe(0);
+    expect((await harnessRunInProcess('hi')).status).toBe(0);
     for (const args of [
       ['harness', 'show', 'no-such-run'],
       ['harness', 'export', 'no-such-session'],
       ['harness', 'resume', 'no-such-run', 'approve'],
     ]) {
-      const r = await cli([...args, '--harness-store', store], checkout.dir);
+      const r = await cliInProcess([...args, '--harness-store', store], checkout.dir);
       expect(r.status).toBe(1);
       expect(r.stderr.trim()).toMatch(/^error: harness (run|session) no-such-\w+ not found$/);
     }
-    const missing = await cli(
+    const missing = await cliInProcess(
       ['harness', 'runs', '--harness-store', join(checkout.dir, 'none.db')],
       checkout.dir,
     );
@@ -179,7 +212,7 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
 
   it('--json prints one event per line', async () => {
     fake.enqueue({ text: 'plain answer' });
-    const r = await cli(
+    const r = await cliInProcess(
       ['harness', 'run', '--json', '--spec', specFile, ...model(), '--harness-store', store, 'hi'],
       checkout.dir,
     );
@@ -225,20 +258,20 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
   it('shows a progress line on stderr while waiting; a timeout fails the run, exit 1', async () => {
     writeFileSync(specFile, `${SPEC}limits: { task_timeout_seconds: 3 }\n`);
     fake.enqueue({ hang: true });
-    const r = await harnessRun('wait for it');
+    const r = await harnessRunInProcess('wait for it');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/… waiting for the model \(\d s\)\n/);
     expect(r.stderr).toContain('error: task timeout of 3 s reached');
   });
 
   it('validate: exit 0 for a valid spec, 1 with the field for an invalid one', async () => {
-    const ok = await cli(['harness', 'validate', specFile], checkout.dir);
+    const ok = await cliInProcess(['harness', 'validate', specFile], checkout.dir);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toBe(`valid: cli-e2e (${specFile})\n`);
 
     const bad = join(checkout.dir, 'bad.yaml');
     writeFileSync(bad, 'name: bad\nexecution_policy: { allow_wirte: true }\n');
-    const r = await cli(['harness', 'validate', bad], checkout.dir);
+    const r = await cliInProcess(['harness', 'validate', bad], checkout.dir);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('execution_policy.allow_wirte: unrecognized key');
     expect(r.stdout).toBe('');

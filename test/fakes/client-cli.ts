@@ -31,10 +31,13 @@ export function tempHome(): string {
 /**
  * Runs the built CLI asynchronously (the test server lives in this process, so a synchronous
  * spawn would block it), with HOME set and only the given extra environment.
+ * @param o.until - Output (stdout + stderr) at which the CLI is killed (code null): for a CLI
+ *   that waits for what never comes (a browser sign-in), instead of waiting for `timeoutMs`.
+ * @param o.timeoutMs - Kill (SIGKILL, code null) after this many ms; default 25,000.
  */
 export function superqode(
   args: string[],
-  o: { home: string; env?: Record<string, string>; timeoutMs?: number },
+  o: { home: string; env?: Record<string, string>; timeoutMs?: number; until?: RegExp },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {
@@ -49,8 +52,11 @@ export function superqode(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const seen = (): void => {
+      if (o.until?.test(stdout + stderr)) child.kill('SIGKILL');
+    };
+    child.stdout.on('data', (d: Buffer) => ((stdout += d.toString()), seen()));
+    child.stderr.on('data', (d: Buffer) => ((stderr += d.toString()), seen()));
     const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 25_000);
     child.on('error', reject);
     child.on('close', (code) => {

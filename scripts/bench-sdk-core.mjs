@@ -5,7 +5,8 @@
 // Agents: (echo) the Express reference's executor (scripts/bench-echo-agent.mjs: Task SUBMITTED, then
 // a COMPLETED status update, ~1 KB); (shortlist) this project's ShortlistSkill on the shipped catalogue (one
 // finished Task event, ~6 KB). Stores: by reference (keeps the objects, no copy), the SDK's
-// InMemoryTaskStore, TypeOrmTaskStore on ':memory:' and on a SQLite file (temp dir, removed after).
+// InMemoryTaskStore, our MemoryTaskStore, TypeOrmTaskStore on ':memory:' and on a SQLite file
+// (temp dir, removed after).
 // Each case: `count` sequential calls after a warm-up, CPU time of this process (user + system)
 // per call. Pinned to one CPU with taskset when present (BENCH_SERVER_CPU, default 0; BENCH_PIN=0
 // disables), as the servers of `npm run bench` are. Dev tool, not a test.
@@ -28,6 +29,7 @@ const {
 } = require('@a2a-js/sdk/server');
 const { tasksDataSourceOptions } = require(join(dist, 'modules/tasks/tasks-datasource.js'));
 const { TypeOrmTaskStore } = require(join(dist, 'modules/tasks/typeorm-task.store.js'));
+const { MemoryTaskStore } = require(join(dist, 'modules/tasks/memory-task.store.js'));
 const { CatalogueService } = require(join(dist, 'modules/shortlist/catalogue.service.js'));
 const { ShortlistService } = require(join(dist, 'modules/shortlist/shortlist.service.js'));
 const { ShortlistSkill } = require(join(dist, 'modules/shortlist/shortlist.skill.js'));
@@ -151,6 +153,10 @@ try {
       [
         'SDK InMemoryTaskStore',
         async () => ({ store: new InMemoryTaskStore(), close: async () => {} }),
+      ],
+      [
+        'ours, MemoryTaskStore (--no-task-store)',
+        async () => ({ store: new MemoryTaskStore({ maxTasks: 10_000 }), close: async () => {} }),
       ],
       ['ours, SQLite :memory:', () => ourStore(null)],
       ['ours, SQLite file', () => ourStore(join(dir, `${agentName}.sqlite3`))],

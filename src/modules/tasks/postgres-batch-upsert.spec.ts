@@ -54,7 +54,7 @@ describe(changedPayloads.name, () => {
 });
 
 (storeBackends().includes('postgres') ? describe : describe.skip)(
-  'group commit on PostgreSQL (issue #15)',
+  'group commit and cluster notifications on PostgreSQL (issue #15)',
   () => {
     let database: TestDatabase;
     let dataSource: DataSource;
@@ -145,6 +145,14 @@ describe(changedPayloads.name, () => {
       await expect(inner.commitRows(rows, channel.batchNotifications())).rejects.toThrow();
       expect(await stateOf('bad-0')).toBeUndefined();
       expect(await drained()).toEqual([]);
+    });
+
+    it('announces many tasks ended outside a batch (a reconciler) in one notification', async () => {
+      const keys = ['o-1', 'o-2', 'o-3'].map(keyOf);
+      await channel.publishChanged(keys);
+      expect(await drained()).toEqual([
+        '{"kind":"changed","keys":[["","alice","o-1"],["","alice","o-2"],["","alice","o-3"]]}',
+      ]);
     });
 
     it('an instance watching no task reads no changed notification; a watched task is delivered', async () => {

@@ -46,9 +46,12 @@ export class ClusterTasks implements OnModuleInit {
 
   onModuleInit(): void {
     this.channel.listen((signal) => this.onSignal(signal));
-    // Tasks a reconciler ends (dead owner, shutdown) were written by SQL: announce them too.
+    // Tasks a reconciler ends (dead owner, shutdown) were written by SQL: announce them too, in
+    // as few notifications as their keys fit.
     this.tasks.onOrphansFailed(async (tasks) => {
-      for (const t of tasks) await this.changed({ ...t.scope, taskId: t.taskId });
+      await this.channel
+        .publishChanged(tasks.map((t) => ({ ...t.scope, taskId: t.taskId })))
+        .catch((e: Error) => this.logger.warn(`Failed tasks not announced: ${e.message}`));
     });
   }
 

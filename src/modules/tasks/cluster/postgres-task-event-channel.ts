@@ -108,12 +108,14 @@ export class PostgresTaskEventChannel
     return { channel: CLUSTER_CHANNEL, payloadsOf: changedPayloads };
   }
 
+  /** One notification per {@link MAX_PAYLOAD_BYTES} of keys ({@link changedPayloads}). */
+  async publishChanged(keys: readonly TaskKey[]): Promise<void> {
+    for (const p of changedPayloads(keys))
+      await this.notify('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, p]);
+  }
+
   async publish(signal: Exclude<ClusterSignal, { kind: 'resync' }>): Promise<void> {
-    if (signal.kind === 'changed') {
-      for (const p of changedPayloads([signal.key]))
-        await this.notify('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, p]);
-      return;
-    }
+    if (signal.kind === 'changed') return this.publishChanged([signal.key]);
     const payload = JSON.stringify(signal);
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
       throw new Error(`cluster signal of ${Buffer.byteLength(payload)} bytes is too long`);

@@ -42,6 +42,14 @@ export abstract class TaskEventChannel {
   /** Sends a signal to every instance. @throws {Error} The database refused the notification. */
   abstract publish(signal: Exclude<ClusterSignal, { kind: 'resync' }>): Promise<void>;
 
+  /**
+   * Announces that these tasks' stored states changed, as one `changed` signal each (a channel may
+   * carry many in one message). @throws {Error} The database refused the notification.
+   */
+  async publishChanged(keys: readonly TaskKey[]): Promise<void> {
+    for (const key of keys) await this.publish({ kind: 'changed', key });
+  }
+
   /** Resolves once signals published from now on will be delivered here. */
   abstract ready(): Promise<void>;
 

@@ -10,6 +10,7 @@ import type { ConfigType } from '@nestjs/config';
 import type { BatchNotifications } from '../postgres-batch-upsert';
 import { storesConfig } from '../../../config/namespaces';
 import { TasksService } from '../tasks.service';
+import { TaskWriteFailures } from '../task-write-failures';
 import { TaskEventChannel, taskKeyString } from './task-event-channel';
 import type { ClusterSignal, TaskKey } from './task-event-channel';
 import { eventsBetween, isFinal } from './task-follower';
@@ -42,17 +43,19 @@ export class ClusterTasks implements OnModuleInit {
     @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
     private readonly tasks: TasksService,
     private readonly leases: TaskLeases,
+    private readonly failures: TaskWriteFailures,
   ) {}
 
   onModuleInit(): void {
     this.channel.listen((signal) => this.onSignal(signal));
-    // Tasks a reconciler ends (dead owner, shutdown) were written by SQL: announce them too, in
-    // as few notifications as their keys fit.
-    this.tasks.onOrphansFailed(async (tasks) => {
-      await this.channel
+    // Tasks a reconciler (dead owner, shutdown) or the heartbeat (failed save) ends FAILED were
+    // written by SQL: announce them too.
+    this.tasks.onOrphansFailed((tasks) =>
+      this.channel
         .publishChanged(tasks.map((t) => ({ ...t.scope, taskId: t.taskId })))
-        .catch((e: Error) => this.logger.warn(`Failed tasks not announced: ${e.message}`));
-    });
+        .catch((e: Error) => this.logger.warn(`Failed tasks not announced: ${e.message}`)),
+    );
+    this.failures.onEnded((scope, taskId) => this.changed({ ...scope, taskId }));
   }
 
   /** The key the stores use for a task of this caller (`tenant ?? ''`, `resolveUserScope`). */

@@ -13,6 +13,7 @@ import {
   changedPayloads,
 } from './cluster/postgres-task-event-channel';
 import { GroupCommitTaskStore } from './group-commit.task-store';
+import { MAX_ROWS_PER_STATEMENT } from './postgres-batch-upsert';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TypeOrmTaskStore } from './typeorm-task.store';
 
@@ -136,6 +137,27 @@ describe(changedPayloads.name, () => {
         `SELECT count(*)::int AS "n" FROM "a2a_tasks" WHERE "id" LIKE 'long-%'`,
       )) as { n: number }[];
       expect(n).toBe(ids.length);
+    });
+
+    it('a batch of more tasks than one statement takes (65,535 parameters) commits whole', async () => {
+      const ids = Array.from({ length: 4_500 }, (_, i) => `many-${i}`);
+      await Promise.all(ids.map((id) => store.save(aTask(id), alice)));
+      const named = (await drained()).flatMap((p) => (JSON.parse(p) as { keys: string[][] }).keys);
+      expect(named.map((k) => k[2])).toEqual(ids);
+      const [{ n }] = (await dataSource.query(
+        `SELECT count(*)::int AS "n" FROM "a2a_tasks" WHERE "id" LIKE 'many-%'`,
+      )) as { n: number }[];
+      expect(n).toBe(ids.length);
+    });
+
+    it('a batch of several statements is one transaction: a rejected last row writes none', async () => {
+      const inner = new TypeOrmTaskStore(dataSource);
+      const ids = Array.from({ length: MAX_ROWS_PER_STATEMENT + 1 }, (_, i) => `tx-${i}`);
+      const rows = ids.map((id) => inner.rowOf(aTask(id), alice));
+      rows[ids.length - 1].values[5] = 'not a number';
+      await expect(inner.commitRows(rows, channel.batchNotifications())).rejects.toThrow();
+      expect(await stateOf('tx-0')).toBeUndefined();
+      expect(await drained()).toEqual([]);
     });
 
     it('a rejected batch writes nothing and announces nothing', async () => {

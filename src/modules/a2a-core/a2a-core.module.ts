@@ -50,9 +50,12 @@ export const CORE_SHUTDOWN_GRACE_MS = 5_000;
         pending: PendingTaskWrites,
         cluster: ClusterTasks,
       ) => {
-        const grouped = store instanceof TypeOrmTaskStore ? new GroupCommitTaskStore(store) : store;
-        // Every committed save is announced to the other instances (issue #15).
-        const shared = new PublishingTaskStore(grouped, cluster);
+        // Every committed save is announced to the other instances (issue #15): on PostgreSQL in
+        // the group commit's own statement, else after the save.
+        const notify = store instanceof TypeOrmTaskStore ? cluster.batchNotifications() : undefined;
+        const grouped =
+          store instanceof TypeOrmTaskStore ? new GroupCommitTaskStore(store, notify) : store;
+        const shared = notify ? grouped : new PublishingTaskStore(grouped, cluster);
         const buses = new DefaultExecutionEventBusManager();
         const card = { capabilities: cards.capabilities };
         const executions = new LeanExecutions(

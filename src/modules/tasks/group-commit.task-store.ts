@@ -1,6 +1,7 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { PreparedTaskRow, TypeOrmTaskStore } from './typeorm-task.store';
+import type { BatchNotifications } from './postgres-batch-upsert';
 
 interface Batch {
   rows: PreparedTaskRow[];
@@ -14,13 +15,22 @@ interface Batch {
  * each save resolves only after that commit (a rejected commit rejects every save of the batch,
  * none of whose rows is written). A save captures its row at the call, so the task may change
  * afterwards. Loads and lists first wait for the batch queued before them, so a reply never names
- * a state that is not yet durable.
+ * a state that is not yet durable. On PostgreSQL, `notifications` (the cluster's `changed`
+ * signals, issue #15) are sent in the batch's own statement, so a save resolves once its task is
+ * both written and announced.
  * @see SQLite "Atomic Commit In SQLite" §3; the lean request path in `a2a-core/`.
  */
 export class GroupCommitTaskStore implements TaskStore {
   private batch: Batch | undefined;
 
-  constructor(private readonly inner: TypeOrmTaskStore) {}
+  /**
+   * @param inner - The store whose {@link TypeOrmTaskStore.commitRows} writes each batch.
+   * @param notifications - PostgreSQL only: what each batch announces, in its transaction.
+   */
+  constructor(
+    private readonly inner: TypeOrmTaskStore,
+    private readonly notifications?: BatchNotifications,
+  ) {}
 
   /**
    * Queues the task's row for the next group commit.
@@ -57,7 +67,7 @@ export class GroupCommitTaskStore implements TaskStore {
       committed: new Promise<void>((resolve, reject) => {
         setImmediate(() => {
           if (this.batch === batch) this.batch = undefined;
-          this.inner.commitRows(rows).then(resolve, reject);
+          this.inner.commitRows(rows, this.notifications).then(resolve, reject);
         });
       }),
     };

@@ -13,6 +13,9 @@ export interface FailedTaskWrite {
   error: string;
 }
 
+/** Called for each task the store lifecycle ended FAILED after its save failed; must not throw. */
+export type EndedFailedWriteHandler = (scope: TaskScope, taskId: string) => Promise<void>;
+
 /**
  * Tasks whose save failed (read-only or full store, busy past the timeout): the row may still
  * say SUBMITTED or WORKING although the request has ended with an error. The server's store
@@ -22,6 +25,7 @@ export interface FailedTaskWrite {
 @Injectable()
 export class TaskWriteFailures {
   private readonly failures = new Map<string, FailedTaskWrite>();
+  private readonly endedHandlers: EndedFailedWriteHandler[] = [];
   private recorded = 0;
 
   /** Remembers a failed save (replacing an earlier one of the same task). */
@@ -38,6 +42,20 @@ export class TaskWriteFailures {
   /** Forgets a task (its save succeeded, or it was ended FAILED). */
   clear(scope: TaskScope, taskId: string): void {
     if (this.failures.size > 0) this.failures.delete(keyOf(scope, taskId));
+  }
+
+  /** Registers a handler told about each task {@link ended} (register in `onModuleInit`). */
+  onEnded(handler: EndedFailedWriteHandler): void {
+    this.endedHandlers.push(handler);
+  }
+
+  /**
+   * Forgets a task whose row was just ended FAILED by SQL, and tells the handlers (the cluster
+   * announces the stored change to other instances' followers).
+   */
+  async ended(scope: TaskScope, taskId: string): Promise<void> {
+    this.clear(scope, taskId);
+    for (const handler of this.endedHandlers) await handler(scope, taskId);
   }
 
   /** The remembered failures, oldest first (a copy). */

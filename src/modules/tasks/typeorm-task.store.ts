@@ -11,6 +11,8 @@ import { fromTaskRow, taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './tas
 import type { TaskPayloadRow, TaskScope } from './task.entity';
 import { TaskWriteFailures } from './task-write-failures';
 import { TaskStoreClosedError } from './task-store-closed.error';
+import { commitPostgresBatch } from './postgres-batch-upsert';
+import type { BatchNotifications } from './postgres-batch-upsert';
 import {
   DEFAULT_MAX_LIST_REPLY_BYTES,
   DEFAULT_MAX_PAGE_SIZE,
@@ -132,17 +134,15 @@ export class TypeOrmTaskStore implements TaskStore {
 
   /**
    * Upserts rows made by {@link rowOf} in one transaction (group commit: one commit for the saves
-   * of concurrent requests; on PostgreSQL one transaction per batch).
+   * of concurrent requests). On PostgreSQL: one multi-row upsert of each task's last row, with
+   * `notifications` sent in the same statement ({@link commitPostgresBatch}); SQLite ignores them.
    * A failure is recorded for every row, as {@link save} records one.
    * @throws {Error} The store failed; the transaction is rolled back and no row is written.
    */
-  async commitRows(rows: PreparedTaskRow[]): Promise<void> {
+  async commitRows(rows: PreparedTaskRow[], notifications?: BatchNotifications): Promise<void> {
     try {
-      if (this.postgres) {
-        await this.dataSource.transaction(async (m) => {
-          for (const r of rows) await querySql(m, UPSERT_TASK_SQL, r.values);
-        });
-      } else {
+      if (this.postgres) await commitPostgresBatch(this.dataSource, rows, notifications);
+      else {
         const { upsert } = this.prepared();
         this.sqlite().transaction(() => {
           for (const r of rows) upsert.run(r.values);

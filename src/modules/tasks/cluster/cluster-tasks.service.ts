@@ -7,9 +7,11 @@ import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors
 import { ServerCallContext, resolveUserScope } from '@a2a-js/sdk/server';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import type { ConfigType } from '@nestjs/config';
+import type { BatchNotifications } from '../postgres-batch-upsert';
 import { storesConfig } from '../../../config/namespaces';
 import { TasksService } from '../tasks.service';
-import { TaskEventChannel } from './task-event-channel';
+import { TaskWriteFailures } from '../task-write-failures';
+import { TaskEventChannel, taskKeyString } from './task-event-channel';
 import type { ClusterSignal, TaskKey } from './task-event-channel';
 import { eventsBetween, isFinal } from './task-follower';
 import { TaskLeases } from './task-leases';
@@ -22,8 +24,6 @@ const RUNNING: readonly TaskState[] = [
 
 /** Cancels a task live on this instance as a local CancelTask does. */
 export type LocalCancel = (taskId: string, context: ServerCallContext) => Promise<unknown>;
-
-const keyString = (k: TaskKey) => JSON.stringify([k.tenant, k.owner, k.taskId]);
 
 /**
  * Tasks across instances (issue #15): which executions run here, signals after every store
@@ -43,14 +43,19 @@ export class ClusterTasks implements OnModuleInit {
     @Inject(storesConfig.KEY) private readonly config: ConfigType<typeof storesConfig>,
     private readonly tasks: TasksService,
     private readonly leases: TaskLeases,
+    private readonly failures: TaskWriteFailures,
   ) {}
 
   onModuleInit(): void {
     this.channel.listen((signal) => this.onSignal(signal));
-    // Tasks a reconciler ends (dead owner, shutdown) were written by SQL: announce them too.
-    this.tasks.onOrphansFailed(async (tasks) => {
-      for (const t of tasks) await this.changed({ ...t.scope, taskId: t.taskId });
-    });
+    // Tasks a reconciler (dead owner, shutdown) or the heartbeat (failed save) ends FAILED were
+    // written by SQL: announce them too.
+    this.tasks.onOrphansFailed((tasks) =>
+      this.channel
+        .publishChanged(tasks.map((t) => ({ ...t.scope, taskId: t.taskId })))
+        .catch((e: Error) => this.logger.warn(`Failed tasks not announced: ${e.message}`)),
+    );
+    this.failures.onEnded((scope, taskId) => this.changed({ ...scope, taskId }));
   }
 
   /** The key the stores use for a task of this caller (`tenant ?? ''`, `resolveUserScope`). */
@@ -67,7 +72,7 @@ export class ClusterTasks implements OnModuleInit {
   track(executor: AgentExecutor): AgentExecutor {
     return {
       execute: async (requestContext, bus) => {
-        const key = keyString(this.keyOf(requestContext.taskId, requestContext.context!));
+        const key = taskKeyString(this.keyOf(requestContext.taskId, requestContext.context!));
         this.running.set(key, (this.running.get(key) ?? 0) + 1);
         try {
           await executor.execute(requestContext, bus);
@@ -83,7 +88,7 @@ export class ClusterTasks implements OnModuleInit {
 
   /** An execution of this task runs on this instance. */
   isLive(taskId: string, context: ServerCallContext): boolean {
-    return this.running.has(keyString(this.keyOf(taskId, context)));
+    return this.running.has(taskKeyString(this.keyOf(taskId, context)));
   }
 
   /**
@@ -106,6 +111,14 @@ export class ClusterTasks implements OnModuleInit {
       `Task ${task.id} is still running (${taskStateToJSON(state)}) and takes no message until it ` +
         'finishes or asks for input: follow it (GetTask or SubscribeToTask) or cancel it (CancelTask).',
     );
+  }
+
+  /**
+   * The `changed` announcements a group commit sends in its own transaction (PostgreSQL), or
+   * undefined: then every save is announced with {@link changed} after it resolved.
+   */
+  batchNotifications(): BatchNotifications | undefined {
+    return this.channel.batchNotifications();
   }
 
   /** Announces a stored change of a task to every instance (failures logged, not thrown). */
@@ -198,17 +211,19 @@ export class ClusterTasks implements OnModuleInit {
 
   /** Wakes `next()` on each change of the task (or resync); `next()` after a change returns at once. */
   private watch(key: TaskKey): { next(timeoutMs?: number): Promise<void>; stop(): void } {
-    const wanted = keyString(key);
     let dirty = false;
     let wake: (() => void) | undefined;
-    const stop = this.channel.listen((s) => {
-      if (s.kind === 'resync' || (s.kind === 'changed' && keyString(s.key) === wanted)) {
-        dirty = true;
-        wake?.();
-      }
-    });
+    const changed = () => {
+      dirty = true;
+      wake?.();
+    };
+    const stopChanged = this.channel.watch(key, changed);
+    const stopResync = this.channel.listen((s) => s.kind === 'resync' && changed());
     return {
-      stop,
+      stop: () => {
+        stopChanged();
+        stopResync();
+      },
       next: (timeoutMs) =>
         new Promise<void>((resolve) => {
           const done = () => {
@@ -225,7 +240,7 @@ export class ClusterTasks implements OnModuleInit {
   }
 
   private onSignal(signal: ClusterSignal): void {
-    if (signal.kind !== 'cancel' || !this.running.has(keyString(signal.key))) return;
+    if (signal.kind !== 'cancel' || !this.running.has(taskKeyString(signal.key))) return;
     const { key, request } = signal;
     const context = new ServerCallContext({
       user: { isAuthenticated: true, userName: key.owner },

@@ -1,14 +1,54 @@
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
 import { redactDatabaseUrl } from '../../../common/database/database-url';
-import { TaskEventChannel } from './task-event-channel';
-import type { ClusterSignal } from './task-event-channel';
+import type { BatchNotifications } from '../postgres-batch-upsert';
+import { TaskEventChannel, taskKeyString } from './task-event-channel';
+import type { ClusterSignal, TaskKey } from './task-event-channel';
 
 /** The PostgreSQL notification channel every instance listens on. */
 export const CLUSTER_CHANNEL = 'superqode_a2a_tasks';
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
-const MAX_PAYLOAD_BYTES = 7_900;
+export const MAX_PAYLOAD_BYTES = 7_900;
+
+/**
+ * Wire form of `changed` signals: `{"kind":"changed","keys":[["tenant","owner","taskId"],…]}`,
+ * one notification for many tasks; a receiver that watches no task drops it unparsed by this prefix.
+ */
+const CHANGED_PREFIX = '{"kind":"changed","keys":[';
+const CHANGED_SUFFIX = ']}';
+const RESYNC_PAYLOAD = '{"kind":"resync"}';
+
+/**
+ * The notifications announcing `keys` changed: as few as fit {@link MAX_PAYLOAD_BYTES} each, keys in
+ * order; a key too long for any payload is announced as `resync` (receivers reload what they watch).
+ */
+export function changedPayloads(keys: readonly TaskKey[]): string[] {
+  const payloads: string[] = [];
+  const frame = Buffer.byteLength(CHANGED_PREFIX) + CHANGED_SUFFIX.length;
+  let parts: string[] = [];
+  let bytes = frame;
+  let resync = false;
+  const flush = () => {
+    if (parts.length > 0) payloads.push(CHANGED_PREFIX + parts.join(',') + CHANGED_SUFFIX);
+    parts = [];
+    bytes = frame;
+  };
+  for (const key of keys) {
+    const part = taskKeyString(key);
+    const partBytes = Buffer.byteLength(part);
+    if (frame + partBytes > MAX_PAYLOAD_BYTES) {
+      resync = true;
+      continue;
+    }
+    if (bytes + partBytes + 1 > MAX_PAYLOAD_BYTES) flush();
+    bytes += partBytes + (parts.length > 0 ? 1 : 0);
+    parts.push(part);
+  }
+  flush();
+  if (resync) payloads.push(RESYNC_PAYLOAD);
+  return payloads;
+}
 
 /** Reconnect delays of the listening client, ms (the last one repeats). */
 const RECONNECT_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000];
@@ -21,7 +61,10 @@ export type NotifySql = (sql: string, params: unknown[]) => Promise<unknown>;
  * `pg_notify` on the stores' pool (delivered at commit, in order per sending session, to every
  * listening session) and received on one dedicated `pg` client that reconnects with backoff when
  * the connection drops; after a reconnect it delivers `resync`, since notifications sent while it
- * was away are lost (followers then reload the store).
+ * was away are lost (followers then reload the store). `changed` signals travel as
+ * {@link changedPayloads} (many tasks per notification), sent by the group commit in the
+ * transaction that writes them ({@link batchNotifications}); an instance that watches no task
+ * drops them unread.
  * @see PostgreSQL documentation, NOTIFY and LISTEN.
  */
 export class PostgresTaskEventChannel
@@ -61,7 +104,18 @@ export class PostgresTaskEventChannel
     return this.listening;
   }
 
+  batchNotifications(): BatchNotifications {
+    return { channel: CLUSTER_CHANNEL, payloadsOf: changedPayloads };
+  }
+
+  /** One notification per {@link MAX_PAYLOAD_BYTES} of keys ({@link changedPayloads}). */
+  async publishChanged(keys: readonly TaskKey[]): Promise<void> {
+    for (const p of changedPayloads(keys))
+      await this.notify('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, p]);
+  }
+
   async publish(signal: Exclude<ClusterSignal, { kind: 'resync' }>): Promise<void> {
+    if (signal.kind === 'changed') return this.publishChanged([signal.key]);
     const payload = JSON.stringify(signal);
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
       throw new Error(`cluster signal of ${Buffer.byteLength(payload)} bytes is too long`);
@@ -74,7 +128,7 @@ export class PostgresTaskEventChannel
     client.on('notification', (n) => {
       if (n.channel !== CLUSTER_CHANNEL || !n.payload) return;
       try {
-        this.deliver(JSON.parse(n.payload) as ClusterSignal);
+        this.receive(n.payload);
       } catch {
         this.logger.warn('Ignored an unreadable cluster signal');
       }
@@ -97,6 +151,15 @@ export class PostgresTaskEventChannel
       this.logger.log(`Listening again on ${redactDatabaseUrl(this.url)}`);
       this.deliver({ kind: 'resync' });
     }
+  }
+
+  /** Delivers one notification's signals; `changed` ones only when some task is watched here. */
+  private receive(payload: string): void {
+    if (!payload.startsWith(CHANGED_PREFIX))
+      return this.deliver(JSON.parse(payload) as ClusterSignal);
+    if (!this.watchesChanges()) return;
+    const { keys } = JSON.parse(payload) as { keys: [string, string, string][] };
+    for (const k of keys) this.deliverChanged(JSON.stringify(k));
   }
 
   /** Drops a failed client and schedules the next connection (once per client). */

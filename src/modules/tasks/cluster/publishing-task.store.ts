@@ -5,6 +5,8 @@ import type { ClusterTasks } from './cluster-tasks.service';
 /**
  * A {@link TaskStore} that announces every saved task to all instances once the save resolved
  * (so a `changed` signal never precedes the state it announces); reads are the wrapped store's.
+ * Used where the channel cannot send in the store's transaction (SQLite, memory); on PostgreSQL
+ * the group commit announces each batch itself (`TaskEventChannel.batchNotifications`).
  */
 export class PublishingTaskStore implements TaskStore {
   constructor(

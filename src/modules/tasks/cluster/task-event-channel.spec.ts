@@ -108,9 +108,11 @@ describe('eventsBetween (a follower catching up from one stored snapshot to the 
       await until(() => a.got.some((s) => s.kind === 'resync'));
       expect(a.got.filter((s) => s.kind === 'resync').length).toBeGreaterThanOrEqual(1);
       await a.c.ready();
+      let changed = 0;
+      a.c.watch(key, () => (changed += 1));
       await a.c.publish({ kind: 'changed', key });
-      await until(() => a.got.some((s) => s.kind === 'changed'));
-      expect(a.got.filter((s) => s.kind === 'changed')).toEqual([{ kind: 'changed', key }]);
+      await until(() => changed > 0);
+      expect(changed).toBe(1);
     });
   },
 );

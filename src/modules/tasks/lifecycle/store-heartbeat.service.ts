@@ -69,7 +69,7 @@ export class StoreHeartbeat {
       sqlFor(this.db, UPSERT_TASK_SQL),
       taskRowValues(toTaskEntity(f.scope, failed, nowMs)),
     );
-    this.failures.clear(f.scope, f.task.id);
     this.logger.warn(`Task "${f.task.id}" whose save failed was marked failed`);
+    await this.failures.ended(f.scope, f.task.id);
   }
 }

@@ -13,6 +13,7 @@ import {
   ids,
   LIST_SPECS,
   listReq,
+  part,
 } from '../../../test/fixtures/task-store';
 
 describe(MemoryTaskStore.name, () => {
@@ -22,10 +23,15 @@ describe(MemoryTaskStore.name, () => {
 
   beforeEach(async () => {
     dataSource = await new DataSource(tasksDataSourceOptions(null)).initialize();
-    sql = new TypeOrmTaskStore(dataSource, { maxListReplyBytes: 600 });
-    memory = new MemoryTaskStore({ maxListReplyBytes: 600 });
-    for (const store of [sql, memory])
+    sql = new TypeOrmTaskStore(dataSource, { maxListReplyBytes: 3000 });
+    memory = new MemoryTaskStore({ maxListReplyBytes: 3000 });
+    // One task with a long non-ASCII answer: kept off the V8 heap as UTF-8 by the memory store.
+    const long = aTask('k', { seconds: 4 });
+    long.artifacts[0].parts = [part({ $case: 'text', value: 'shortlist — ✓ '.repeat(200) })];
+    for (const store of [sql, memory]) {
       for (const [id, spec] of LIST_SPECS) await store.save(aTask(id, spec), alice);
+      await store.save(long, alice);
+    }
   });
   afterEach(async () => {
     await dataSource.destroy();
@@ -34,6 +40,7 @@ describe(MemoryTaskStore.name, () => {
   it('lists, filters, pages (same cursors) and caps page bytes exactly as the SQL store', async () => {
     const requests: Partial<ListTasksRequest>[] = [
       {},
+      { includeArtifacts: true },
       { pageSize: 3 },
       { pageSize: 0 },
       { contextId: 'ctx-2' },
@@ -55,7 +62,9 @@ describe(MemoryTaskStore.name, () => {
       }
     }
     // The byte cap cut the unfiltered list short (so the comparison above covered it).
-    expect((await memory.list(listReq(), alice)).nextPageToken).not.toBe('');
+    expect((await memory.list(listReq({ includeArtifacts: true }), alice)).nextPageToken).not.toBe(
+      '',
+    );
   });
 
   it('keeps each scope apart, returns fresh objects and replaces on a second save', async () => {
@@ -64,6 +73,9 @@ describe(MemoryTaskStore.name, () => {
     expect(await memory.load('a', bob)).toBeUndefined();
     expect(await memory.load('a', tenantAlice)).toBeUndefined();
     expect((await memory.list(listReq(), bob)).totalSize).toBe(0);
+    expect(Task.toJSON((await memory.load('k', alice))!)).toEqual(
+      Task.toJSON((await sql.load('k', alice))!),
+    );
     const loaded = (await memory.load('a', alice))!;
     loaded.history.length = 0;
     expect((await memory.load('a', alice))!.history).toHaveLength(1);

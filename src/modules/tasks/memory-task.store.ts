@@ -3,7 +3,7 @@ import { resolveUserScope } from '@a2a-js/sdk/server';
 import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { fromTaskRow, TERMINAL_STATES, toTaskEntity } from './task.entity';
-import type { TaskEntity, TaskScope } from './task.entity';
+import type { TaskEntity, TaskPayloadRow, TaskScope } from './task.entity';
 import {
   DEFAULT_MAX_LIST_REPLY_BYTES,
   DEFAULT_MAX_PAGE_SIZE,
@@ -36,12 +36,60 @@ export interface MemoryTaskStoreOptions {
 
 const TERMINAL = new Set(TERMINAL_STATES);
 
+/** JSON text at least this long (UTF-16 code units) is kept as UTF-8 bytes off the V8 heap. */
+const OFF_HEAP_MIN_CHARS = 1024;
+
+/** A JSON column as kept: short text as is, long text as its UTF-8 bytes (not pooled). */
+type Kept = string | Buffer | null;
+
+/** A row of {@link toTaskEntity} with its JSON columns kept by {@link keep}. */
+interface KeptRow extends Omit<TaskEntity, 'status' | 'artifacts' | 'history' | 'metadata'> {
+  status: Kept;
+  artifacts: Kept;
+  history: Kept;
+  metadata: Kept;
+}
+
+/**
+ * Long JSON text as UTF-8 outside the V8 heap: a one-byte string of the 6 KB shortlist answer is
+ * stored as-is, but any non-Latin-1 character makes V8 keep the whole string at 2 bytes per
+ * character, and every heap byte is marked by each major GC (the 10,000-task cap held ~640 MiB RSS
+ * as strings in `npm run bench`).
+ */
+function keep(text: string | null): Kept {
+  if (text === null || text.length < OFF_HEAP_MIN_CHARS) return text;
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+  bytes.write(text, 'utf8');
+  return bytes;
+}
+
+function textOf(kept: Kept): string | null {
+  return kept === null || typeof kept === 'string' ? kept : kept.toString('utf8');
+}
+
+/** The row as `fromTaskRow` and `withinBytes` read it, with the columns a list asked for. */
+function payloadOf(
+  r: KeptRow,
+  withArtifacts = true,
+  withHistory = true,
+): TaskPayloadRow & Pick<TaskEntity, 'statusTimestampMs'> {
+  return {
+    id: r.id,
+    contextId: r.contextId,
+    statusTimestampMs: r.statusTimestampMs,
+    status: textOf(r.status),
+    artifacts: withArtifacts ? textOf(r.artifacts) : null,
+    history: withHistory ? textOf(r.history) : null,
+    metadata: textOf(r.metadata),
+  };
+}
+
 /**
  * The A2A `TaskStore` of the memory-only mode (`--no-task-store`; tasks lost at exit), with the
  * semantics of {@link TypeOrmTaskStore} (issue #14: SQLite `:memory:` cost ~150 µs of CPU per
  * stored task, a map ~5): tasks scoped by (tenant = `ctx.tenant ?? ''`, owner =
  * ownerResolver(ctx)); each kept as the row `TypeOrmTaskStore` would write (proto-JSON text from
- * `toTaskEntity`), so every read returns a fresh object and ListTasks orders, filters, pages
+ * `toTaskEntity`; long columns as UTF-8 bytes, see {@link keep}), so every read returns a fresh object and ListTasks orders, filters, pages
  * (the same cursors) and caps pages by stored bytes exactly as the SQL store does.
  * Nobody else can see this store, so rows carry no ownership lease.
  * @see SDK `InMemoryTaskStore` (unbounded; list sorts by timestamp strings).
@@ -49,7 +97,7 @@ const TERMINAL = new Set(TERMINAL_STATES);
 export class MemoryTaskStore implements TaskStore {
   private readonly logger = new Logger(MemoryTaskStore.name);
   /** Rows by scope key (`tenant`, NUL, `owner`), then by task id. */
-  private readonly scopes = new Map<string, Map<string, TaskEntity>>();
+  private readonly scopes = new Map<string, Map<string, KeptRow>>();
   private readonly ownerResolver: OwnerResolver;
   private readonly nowMs: () => number;
   private readonly maxTasks: number | null;
@@ -75,7 +123,14 @@ export class MemoryTaskStore implements TaskStore {
    */
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const scope = this.scopeOf(context);
-    const row = toTaskEntity(scope, task, this.nowMs());
+    const entity = toTaskEntity(scope, task, this.nowMs());
+    const row: KeptRow = {
+      ...entity,
+      status: keep(entity.status),
+      artifacts: keep(entity.artifacts),
+      history: keep(entity.history),
+      metadata: keep(entity.metadata),
+    };
     const key = scopeKey(scope);
     let rows = this.scopes.get(key);
     if (!rows) this.scopes.set(key, (rows = new Map()));
@@ -92,7 +147,7 @@ export class MemoryTaskStore implements TaskStore {
    */
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const row = this.scopes.get(scopeKey(this.scopeOf(context)))?.get(taskId);
-    return row ? fromTaskRow(row) : undefined;
+    return row ? fromTaskRow(payloadOf(row)) : undefined;
   }
 
   /**
@@ -108,11 +163,9 @@ export class MemoryTaskStore implements TaskStore {
     const { cursor, pageSize } = selection;
     const start = cursor ? matching.findIndex((r) => isBefore(r, cursor)) : 0;
     const after = start < 0 ? [] : matching.slice(start, start + pageSize + 1);
-    const listed = after.slice(0, pageSize).map((r) => ({
-      ...r,
-      artifacts: selection.withArtifacts ? r.artifacts : null,
-      history: selection.withHistory ? r.history : null,
-    }));
+    const listed = after
+      .slice(0, pageSize)
+      .map((r) => payloadOf(r, selection.withArtifacts, selection.withHistory));
     const page = withinBytes(listed, this.maxListReplyBytes);
     const last = page.at(-1);
     const nextPageToken =
@@ -149,7 +202,7 @@ function scopeKey(scope: TaskScope): string {
   return `${scope.tenant}\u0000${scope.owner}`;
 }
 
-function selects(s: ListSelection, r: TaskEntity): boolean {
+function selects(s: ListSelection, r: KeptRow): boolean {
   return (
     (s.contextId === undefined || r.contextId === s.contextId) &&
     (s.state === undefined || r.statusState === s.state) &&
@@ -158,12 +211,12 @@ function selects(s: ListSelection, r: TaskEntity): boolean {
 }
 
 /** List order: status timestamp descending, then id descending. */
-function newestFirst(a: TaskEntity, b: TaskEntity): number {
+function newestFirst(a: KeptRow, b: KeptRow): number {
   return b.statusTimestampMs - a.statusTimestampMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
 /** `(ts, id) < cursor` in list order: what the SQL store's keyset condition selects. */
-function isBefore(r: TaskEntity, cursor: { timestampMs: number; id: string }): boolean {
+function isBefore(r: KeptRow, cursor: { timestampMs: number; id: string }): boolean {
   return (
     r.statusTimestampMs < cursor.timestampMs ||
     (r.statusTimestampMs === cursor.timestampMs && r.id < cursor.id)
@@ -171,7 +224,7 @@ function isBefore(r: TaskEntity, cursor: { timestampMs: number; id: string }): b
 }
 
 /** Pruning order: terminal states first, then oldest status timestamp, then id. */
-function pruneFirst(a: TaskEntity, b: TaskEntity): number {
+function pruneFirst(a: KeptRow, b: KeptRow): number {
   const ta = TERMINAL.has(a.statusState ?? '') ? 0 : 1;
   const tb = TERMINAL.has(b.statusState ?? '') ? 0 : 1;
   return (

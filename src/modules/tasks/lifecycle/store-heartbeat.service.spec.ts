@@ -1,6 +1,5 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
-import { ServerCallContext } from '@a2a-js/sdk/server';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/runtime/clock';
 import { ProcessInstance } from '../../../common/runtime/process-instance';
@@ -13,20 +12,9 @@ import { tasksDataSourceOptions } from '../tasks-datasource';
 import type { TasksService } from '../tasks.service';
 import { TypeOrmTaskStore } from '../typeorm-task.store';
 import { StoreHeartbeat } from './store-heartbeat.service';
+import { aTask, alice } from '../../../../test/fixtures/task-store';
 
-const alice = new ServerCallContext({ user: { isAuthenticated: true, userName: 'alice' } });
-const working = (id: string): Task => ({
-  id,
-  contextId: 'ctx-1',
-  metadata: undefined,
-  status: {
-    state: TaskState.TASK_STATE_WORKING,
-    message: undefined,
-    timestamp: '2026-12-01T00:00:00.000Z',
-  },
-  artifacts: [],
-  history: [],
-});
+const working = (id: string): Task => aTask(id, { state: TaskState.TASK_STATE_WORKING });
 
 describe(StoreHeartbeat.name, () => {
   let dataSource: DataSource;

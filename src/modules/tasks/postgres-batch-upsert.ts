@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { UPSERT_TASK_SQL } from './task.entity';
+import { scopedTaskKey, UPSERT_TASK_SQL } from './task.entity';
 import type { TaskScope } from './task.entity';
 
 /** The rows of one group commit, as {@link commitPostgresBatch} reads them. */
@@ -42,12 +42,12 @@ const statements = new Map<string, string>();
 /**
  * The last save of each task in the batch, in the order of those last saves: a PostgreSQL
  * `INSERT … ON CONFLICT DO UPDATE` may not touch one row twice, and the last save is the task's
- * state at commit. Keys cannot collide: PostgreSQL keys hold no U+0000 (`assertNoNul`).
+ * state at commit.
  */
 export function lastPerTask<R extends BatchRow>(rows: readonly R[]): R[] {
   const last = new Map<string, R>();
   for (const row of rows) {
-    const key = `${row.scope.tenant}\u0000${row.scope.owner}\u0000${String(row.values[2])}`;
+    const key = scopedTaskKey(row.scope, String(row.values[2]));
     last.delete(key);
     last.set(key, row);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Task } from '@a2a-js/sdk';
+import { scopedTaskKey } from './task.entity';
 import type { TaskScope } from './task.entity';
 
 /** Most failed writes remembered; past it the oldest is forgotten (it stays leased, then expires). */
@@ -31,7 +32,7 @@ export class TaskWriteFailures {
   /** Remembers a failed save (replacing an earlier one of the same task). */
   record(scope: TaskScope, task: Task, error: Error): void {
     this.recorded += 1;
-    const key = keyOf(scope, task.id);
+    const key = scopedTaskKey(scope, task.id);
     this.failures.delete(key);
     this.failures.set(key, { scope, task, error: error.message });
     if (this.failures.size > MAX_REMEMBERED_WRITE_FAILURES) {
@@ -41,7 +42,7 @@ export class TaskWriteFailures {
 
   /** Forgets a task (its save succeeded, or it was ended FAILED). */
   clear(scope: TaskScope, taskId: string): void {
-    if (this.failures.size > 0) this.failures.delete(keyOf(scope, taskId));
+    if (this.failures.size > 0) this.failures.delete(scopedTaskKey(scope, taskId));
   }
 
   /** Registers a handler told about each task {@link ended} (register in `onModuleInit`). */
@@ -72,8 +73,4 @@ export class TaskWriteFailures {
   get size(): number {
     return this.failures.size;
   }
-}
-
-function keyOf(scope: TaskScope, taskId: string): string {
-  return JSON.stringify([scope.tenant, scope.owner, taskId]);
 }

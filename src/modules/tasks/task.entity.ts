@@ -88,6 +88,14 @@ export class TaskEntity {
   leaseRenewedAtMs: number | null;
 }
 
+/**
+ * One string per stored task (`["tenant","owner","taskId"]` as JSON): the key of in-process maps
+ * of tasks and of the cluster's `changed` signals.
+ */
+export function scopedTaskKey(scope: TaskScope, taskId: string): string {
+  return JSON.stringify([scope.tenant, scope.owner, taskId]);
+}
+
 /** States a running process owns (leased); every other state is terminal or waits for a caller. */
 export const LEASED_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'];
 

@@ -1,4 +1,5 @@
 import type { BatchNotifications } from '../postgres-batch-upsert';
+import { scopedTaskKey } from '../task.entity';
 
 /** A task as the stores scope it: tenant, owner (`resolveUserScope`) and id. */
 export interface TaskKey {
@@ -8,7 +9,7 @@ export interface TaskKey {
 }
 
 /** One string per task key (`["tenant","owner","taskId"]`, JSON), for maps and the wire. */
-export const taskKeyString = (k: TaskKey): string => JSON.stringify([k.tenant, k.owner, k.taskId]);
+export const taskKeyString = (k: TaskKey): string => scopedTaskKey(k, k.taskId);
 
 /**
  * What instances tell each other about tasks (issue #15). Every signal follows the store write

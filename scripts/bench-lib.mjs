@@ -135,15 +135,25 @@ export function memoryOf(pid) {
   }
 }
 
-/** Clock ticks (1/100 s) of CPU time (user+system) of a process, from /proc/<pid>/stat; 0 if unreadable. */
-export function ticksOf(pid) {
+/** Fields of /proc/<pid>/stat after the command name (`state` first); null if unreadable. */
+export function statFields(pid) {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return Number(rest[11]) + Number(rest[12]);
+    return f.slice(f.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0;
+    return null;
   }
+}
+
+/**
+ * Clock ticks (1/100 s) of CPU time (user+system) of a process, from /proc/<pid>/stat, plus those
+ * of its reaped children with `withChildren`; 0 if unreadable.
+ */
+export function ticksOf(pid, withChildren = false) {
+  const rest = statFields(pid);
+  if (!rest) return 0;
+  const own = Number(rest[11]) + Number(rest[12]);
+  return withChildren ? own + Number(rest[13]) + Number(rest[14]) : own;
 }
 
 /** Busy and steal ticks of the whole machine, plus the ticks of `pids`, now (for {@link foreignLoad}). */

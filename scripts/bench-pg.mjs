@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { onExit } from './bench-lib.mjs';
+import { onExit, statFields, ticksOf } from './bench-lib.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -31,29 +31,13 @@ function installedPgCtl() {
   }
 }
 
-/** Clock ticks (user+system) of a pid, with its reaped children's when `withChildren`; 0 if gone. */
-function ticks(pid, withChildren) {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    const own = Number(rest[11]) + Number(rest[12]);
-    return withChildren ? own + Number(rest[13]) + Number(rest[14]) : own;
-  } catch {
-    return 0;
-  }
-}
-
 /** Pids whose parent is `ppid` (PostgreSQL forks every backend and worker from the postmaster). */
 function childrenOf(ppid) {
   const out = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const f = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(f.slice(f.lastIndexOf(')') + 2).split(' ')[1]) === ppid) out.push(Number(name));
-    } catch {
-      /* exited meanwhile */
-    }
+    const rest = statFields(name); // null: exited meanwhile
+    if (rest && Number(rest[1]) === ppid) out.push(Number(name));
   }
   return out;
 }
@@ -63,7 +47,7 @@ function childrenOf(ppid) {
  * backend and worker. Differences of two readings are the cluster's CPU between them.
  */
 function clusterTicks(postmaster) {
-  return ticks(postmaster, true) + childrenOf(postmaster).reduce((a, p) => a + ticks(p, false), 0);
+  return ticksOf(postmaster, true) + childrenOf(postmaster).reduce((a, p) => a + ticksOf(p), 0);
 }
 
 function throwawayCluster(root, cpu) {

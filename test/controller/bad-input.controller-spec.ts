@@ -91,6 +91,28 @@ describe('Bad input gets the right A2A error and loses nothing (A2A §9.4, §11.
       expect(v03.body.error.code).toBe(-32002);
     });
 
+    it.each([
+      ['contextId', { contextId: 'c\u0000x' }],
+      ['taskId', { taskId: 't\u0000' }],
+      ['referenceTaskIds[0]', { referenceTaskIds: ['r\u0000'] }],
+    ])('a U+0000 in %s → -32602 on every store, before any skill runs', async (field, extra) => {
+      const r = await post(
+        server.url,
+        aJsonRpcRequest('SendMessage', { message: aMessage('hi', extra) }),
+        V1,
+      );
+      expect(r.body.error).toMatchObject({
+        code: -32602,
+        message: `${field} must not contain U+0000 (NUL)`,
+      });
+      const rest = await post(
+        `${server.url}/message:send`,
+        { message: aMessage('hi', extra) },
+        REST_V1,
+      );
+      expect([rest.status, rest.body.error.status]).toEqual([400, 'INVALID_ARGUMENT']);
+    });
+
     it('unsupported content type → -32005', async () => {
       const r = await post(server.url, JSON.stringify(aJsonRpcRequest('GetTask', { id: 'x' })), {
         'content-type': 'text/plain',

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { HarnessEvent } from '../../src/modules/harness/protocol/harness-events';
 import { CreateHarnessLedger1760000000000 } from '../../src/modules/harness/ledger/migrations/1760000000000-create-harness-ledger';
+import {
+  HarnessRunNotFoundError,
+  HarnessSessionNotFoundError,
+} from '../../src/modules/harness/protocol/harness-protocol.errors';
 import { createTestHarness, specFrom } from '../fakes/harness-fixtures';
 import type { TestHarness } from '../fakes/harness-fixtures';
 import { createTestDatabase, storeBackends } from '../utils/postgres';
@@ -55,6 +59,17 @@ describe.each(storeBackends())(
       for (const h of open.splice(0)) await h.close();
       await database?.drop();
       rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('looks up ids holding U+0000 as absent (a context id from a request), never a driver error', async () => {
+      const harness = await createTestHarness(ledgerAt(join(dir, 'harness.sqlite3')));
+      open.push(harness);
+      const { ledger } = harness;
+      await expect(ledger.getSession('a2a-c\u0000x')).rejects.toBeInstanceOf(
+        HarnessSessionNotFoundError,
+      );
+      await expect(ledger.getRun('r\u0000')).rejects.toBeInstanceOf(HarnessRunNotFoundError);
+      await expect(ledger.listRuns({ sessionId: 'a2a-c\u0000x' })).resolves.toEqual([]);
     });
 
     it('two writers on one ledger file append to the same run with stale sequence hints and never collide (no UNIQUE events.run_id, events.sequence)', async () => {

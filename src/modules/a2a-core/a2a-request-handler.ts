@@ -38,6 +38,7 @@ import type { LeanExecutions } from './lean-executions';
 import type { ClusterTasks } from '../tasks/cluster/cluster-tasks.service';
 import { requireTaskId } from './lean-turns';
 import { withHistoryLength } from './lean-execution';
+import { assertNoNul } from '../../common/database/sql-dialect';
 
 /** ListTasks page size when the request names none (the SDK's `DEFAULT_PAGE_SIZE`). */
 const DEFAULT_PAGE_SIZE = 50;
@@ -240,6 +241,15 @@ export class SuperqodeRequestHandler implements A2ARequestHandler {
         `message.parts[${bad}] has no content: expected one of text, raw, url or data`,
       );
     }
+    // The ids become keys of the task store and the harness ledger; PostgreSQL text cannot hold
+    // U+0000, so every backend refuses it here, before any skill runs: one answer whatever the store.
+    assertNoNul({
+      contextId: message.contextId,
+      taskId: message.taskId,
+      ...Object.fromEntries(
+        (message.referenceTaskIds ?? []).map((id, i) => [`referenceTaskIds[${i}]`, id]),
+      ),
+    });
     const task = message.taskId ? await this.tasks.load(message.taskId, context) : undefined;
     // A task still running (here or on another instance) takes no message (issue #15).
     if (task) await this.cluster.assertAcceptsMessage(task, context);

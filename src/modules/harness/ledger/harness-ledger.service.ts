@@ -92,8 +92,18 @@ export class HarnessLedgerService {
     return map.toSessionRecord(row);
   }
 
+  /**
+   * An id this ledger could hold: PostgreSQL `text` cannot store U+0000 (SQLite can), so on
+   * PostgreSQL a lookup of an id with it finds nothing, as the task store refuses such keys,
+   * instead of failing in the driver (an internal error).
+   */
+  private storable(id: string): boolean {
+    return !(id.includes('\u0000') && isPostgres(this.dataSource));
+  }
+
   /** A session with its spec. @throws {HarnessSessionNotFoundError} Unknown id. */
   async getSession(sessionId: string): Promise<StoredHarnessSession> {
+    if (!this.storable(sessionId)) throw new HarnessSessionNotFoundError(sessionId);
     const row = await this.dataSource.manager.findOneBy(HarnessSessionEntity, { id: sessionId });
     if (!row) throw new HarnessSessionNotFoundError(sessionId);
     return {
@@ -160,6 +170,7 @@ export class HarnessLedgerService {
 
   /** One run. @throws {HarnessRunNotFoundError} Unknown id. */
   async getRun(runId: string): Promise<HarnessRunRecord> {
+    if (!this.storable(runId)) throw new HarnessRunNotFoundError(runId);
     const row = await this.dataSource.manager.findOneBy(HarnessRunEntity, { id: runId });
     if (!row) throw new HarnessRunNotFoundError(runId);
     return map.toRunRecord(row);
@@ -177,6 +188,7 @@ export class HarnessLedgerService {
 
   /** Runs newest first (start time, then insertion order), optionally of one session or status. */
   async listRuns(query: ListHarnessRunsQuery = {}): Promise<HarnessRunRecord[]> {
+    if (query.sessionId !== undefined && !this.storable(query.sessionId)) return [];
     const filters = [
       ['"session_id" = ?', query.sessionId],
       ['"status" = ?', query.status],

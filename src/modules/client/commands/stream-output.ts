@@ -35,7 +35,8 @@ const texts = (parts: unknown): string[] =>
 
 /**
  * Reads a SendStreamingMessage / SubscribeToTask stream, printing the answer's text deltas
- * joined as they arrive (an artifact sent with `append` or `lastChunk: false` is streamed), one
+ * joined as they arrive (an artifact sent with `append` or `lastChunk: false` is streamed; a later
+ * update without `append` replaces it, and only what it adds is printed), one
  * status line per state change and per progress message (`working: running bash: npm test`),
  * and collecting artifacts that arrive whole for the end.
  * @see A2A specification §3.1.2 (SendStreamingMessage), §4.2 (stream events).
@@ -51,7 +52,8 @@ export async function printStream(
     artifacts: [],
     message: false,
   };
-  const streamed = new Set<string>();
+  /** Text printed so far per streamed artifact id. */
+  const printed = new Map<string, string>();
   for await (const ev of events) {
     if (!ev.payload) continue;
     const { $case, value } = ev.payload as unknown as { $case: string; value: Json };
@@ -76,10 +78,22 @@ export async function printStream(
       const a = (value.artifact ?? {}) as Json;
       const id = String(a.artifactId ?? '');
       const t = texts(a.parts);
-      if (value.append || value.lastChunk === false || streamed.has(id)) {
-        streamed.add(id);
-        sink.text(t.join(''));
-        o.answer += t.join('');
+      if (value.append || value.lastChunk === false || printed.has(id)) {
+        const before = printed.get(id) ?? '';
+        // `append` adds to the artifact; without it the artifact is replaced (A2A §4.2.5), e.g.
+        // by a follower on another instance that sends each stored state whole.
+        const whole = value.append ? before + t.join('') : t.join('');
+        printed.set(id, whole);
+        if (whole.startsWith(before)) {
+          sink.text(whole.slice(before.length));
+          o.answer += whole.slice(before.length);
+        } else {
+          sink.text(`\n${whole}`);
+          o.answer =
+            (o.answer.endsWith(before)
+              ? o.answer.slice(0, o.answer.length - before.length)
+              : o.answer) + whole;
+        }
       } else o.artifacts.push({ name: String(a.name || id || 'artifact'), text: t });
     }
   }

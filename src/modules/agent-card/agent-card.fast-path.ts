@@ -1,0 +1,79 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { a2aVersionOf } from '../../common/http/a2a-version';
+import type { HttpObserve } from '../observability/http-observer';
+import { GuardPolicy, guardVerdict } from '../transport/http/guard-policy';
+import { EXPOSE_HEADERS, versionServed } from '../transport/http/request-guards';
+import { AGENT_CARD_PATHS } from './agent-card.constants';
+import type { AgentCardRoutes } from './agent-card.routes';
+
+const CARD_PATHS = new Set<string>(AGENT_CARD_PATHS);
+
+/** What the card served before routing needs: the guards' policy, the card, the observer. */
+export interface CardFastPathDeps {
+  readonly guards: GuardPolicy;
+  readonly cards: AgentCardRoutes;
+  readonly observe: HttpObserve;
+}
+
+/**
+ * Serves a plain Agent Card GET or HEAD (a well-known card path, no query, no body) from the
+ * HTTP server's `request` listener, before Fastify builds its request and reply, routes and runs
+ * its hooks: about half the CPU of a card request went there (`docs/performance.md`). The reply
+ * is the one the Fastify routes give (`AgentCardRoutes.cardReply`, with the headers of the
+ * request guards), under the same policy: the request guards' {@link guardVerdict} decides, and
+ * every request it refuses, every other request and every request while Fastify closes (its 503)
+ * goes to Fastify's own listener unchanged, so refusals keep one code path. The request is
+ * observed (metrics, access line) by the same observer as Fastify's.
+ * Call once, after Fastify created its server (the adapter's constructor) and before `listen`.
+ * @see A2A specification §8.2 (discovery); `registerRequestGuards` (the policy).
+ */
+export function serveCardsBeforeRouting(
+  fastify: FastifyInstance,
+  server: Server,
+  deps: CardFastPathDeps,
+): void {
+  const listeners = server.listeners('request');
+  if (listeners.length !== 1) return; // not the server Fastify made: leave it alone
+  const fastifyListener = listeners[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  server.removeListener('request', fastifyListener);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing || !serveCard(deps, req, res)) fastifyListener.call(server, req, res);
+  });
+}
+
+/** Answers `req` when it is a plain card GET/HEAD the guards let through; false otherwise. */
+function serveCard(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResponse): boolean {
+  const method = req.method ?? '';
+  const url = req.url ?? '';
+  if ((method !== 'GET' && method !== 'HEAD') || !CARD_PATHS.has(url)) return false;
+  const headers = req.headers;
+  if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined)
+    return false;
+  const verdict = guardVerdict(deps.guards, req, method, url);
+  if (verdict.refusal !== undefined || verdict.lateRefusal !== undefined) return false;
+  const started = process.hrtime.bigint();
+  const raw = headers['a2a-version'];
+  const requested = a2aVersionOf(typeof raw === 'string' ? raw : undefined);
+  const version = versionServed(requested, method, url, deps.guards.config.legacyV03);
+  if (version !== undefined) res.setHeader('a2a-version', version);
+  if (verdict.allowOrigin !== undefined) {
+    res.setHeader('access-control-allow-origin', verdict.allowOrigin);
+    res.setHeader('access-control-expose-headers', EXPOSE_HEADERS);
+  }
+  const reply = deps.cards.cardReply(
+    requested,
+    headers['if-none-match'],
+    headers['if-modified-since'],
+  );
+  const observed = { method, route: url, url, headers };
+  res.once('close', () => deps.observe(observed, res, started));
+  res.writeHead(reply.status, reply.headers);
+  res.end(method === 'HEAD' ? undefined : reply.body);
+  return true;
+}

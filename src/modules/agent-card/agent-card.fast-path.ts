@@ -5,7 +5,7 @@ import type { HttpObserve } from '../observability/http-observer';
 import { GuardPolicy, guardVerdict } from '../transport/http/guard-policy';
 import { EXPOSE_HEADERS, versionServed } from '../transport/http/request-guards';
 import { AGENT_CARD_PATHS } from './agent-card.constants';
-import type { AgentCardRoutes } from './agent-card.routes';
+import type { AgentCardRoutes, CardReply } from './agent-card.routes';
 
 const CARD_PATHS = new Set<string>(AGENT_CARD_PATHS);
 
@@ -61,11 +61,6 @@ function serveCard(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResp
   const raw = headers['a2a-version'];
   const requested = a2aVersionOf(typeof raw === 'string' ? raw : undefined);
   const version = versionServed(requested, method, url, deps.guards.config.legacyV03);
-  if (version !== undefined) res.setHeader('a2a-version', version);
-  if (verdict.allowOrigin !== undefined) {
-    res.setHeader('access-control-allow-origin', verdict.allowOrigin);
-    res.setHeader('access-control-expose-headers', EXPOSE_HEADERS);
-  }
   const reply = deps.cards.cardReply(
     requested,
     headers['if-none-match'],
@@ -73,7 +68,36 @@ function serveCard(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResp
   );
   const observed = { method, route: url, url, headers };
   res.once('close', () => deps.observe(observed, res, started));
-  res.writeHead(reply.status, reply.headers);
+  res.writeHead(reply.status, headLines(reply, version, verdict.allowOrigin));
   res.end(method === 'HEAD' ? undefined : reply.body);
   return true;
+}
+
+/** Response header lines (name, value, …) per reply, version and allowed origin, built once. */
+const HEAD_LINES = new WeakMap<CardReply, Map<string, string[]>>();
+
+/**
+ * The header lines of a card reply: the request guards' (`A2A-Version`, CORS), then the card
+ * route's, which win where both set one (`Access-Control-Expose-Headers`), as on Fastify.
+ */
+function headLines(
+  reply: CardReply,
+  version: string | undefined,
+  allowOrigin: string | undefined,
+): string[] {
+  let byKey = HEAD_LINES.get(reply);
+  if (byKey === undefined) HEAD_LINES.set(reply, (byKey = new Map()));
+  const key = `${version ?? ''} ${allowOrigin ?? ''}`;
+  let lines = byKey.get(key);
+  if (lines === undefined) {
+    const merged: Record<string, string> = {};
+    if (version !== undefined) merged['a2a-version'] = version;
+    if (allowOrigin !== undefined) {
+      merged['access-control-allow-origin'] = allowOrigin;
+      merged['access-control-expose-headers'] = EXPOSE_HEADERS;
+    }
+    lines = Object.entries({ ...merged, ...reply.headers }).flat();
+    byKey.set(key, lines);
+  }
+  return lines;
 }

@@ -43,8 +43,23 @@ export function serveCardsBeforeRouting(
   });
   server.removeListener('request', fastifyListener);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (closing || !serveCard(deps, req, res)) fastifyListener.call(server, req, res);
+    if (closing || !served(deps, req, res)) fastifyListener.call(server, req, res);
   });
+}
+
+/**
+ * {@link serveCard}, never throwing out of the server's listener (that would end the process):
+ * a failure before the head was written leaves the request to Fastify (its error handling), a
+ * later one ends the connection.
+ */
+function served(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResponse): boolean {
+  try {
+    return serveCard(deps, req, res);
+  } catch {
+    if (!res.headersSent) return false;
+    res.destroy();
+    return true;
+  }
 }
 
 /** Answers `req` when it is a plain card GET/HEAD the guards let through; false otherwise. */
@@ -67,8 +82,8 @@ function serveCard(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResp
     headers['if-modified-since'],
   );
   const observed = { method, route: url, url, headers };
-  res.once('close', () => deps.observe(observed, res, started));
   res.writeHead(reply.status, headLines(reply, version, verdict.allowOrigin));
+  res.once('close', () => deps.observe(observed, res, started));
   res.end(method === 'HEAD' ? undefined : reply.body);
   return true;
 }

@@ -11,6 +11,8 @@ import { Env, RawEnv } from './config/env.schema';
 import { accessConfig, cardConfig, httpConfig, serverConfig } from './config/namespaces';
 import type { ConfigType } from '@nestjs/config';
 import { processEnv } from './config/process-env';
+import { AgentCardRoutes } from './modules/agent-card/agent-card.routes';
+import { serveCardsBeforeRouting } from './modules/agent-card/agent-card.fast-path';
 import { registerHttpObserver } from './modules/observability/http-observer';
 import { MetricsService } from './modules/observability/metrics.service';
 import { startMetricsListener } from './modules/observability/metrics-listener';
@@ -80,7 +82,8 @@ const PROCESS_LOGGERS = new WeakMap<object, ProcessLogger>();
  * Wires what must be set on the Fastify instance itself (shared by production and tests):
  * raw-string body parsing for every media type (controllers parse, so bad JSON and wrong media
  * types get A2A errors), the request guards (Host, Origin, preflight, Content-Type: see
- * {@link registerRequestGuards}), the per-address connection cap and shutdown hooks. Failures
+ * {@link registerRequestGuards}), the plain card GET served before Fastify's routing
+ * ({@link serveCardsBeforeRouting}), the per-address connection cap and shutdown hooks. Failures
  * before a controller runs (413, unknown route) reach Nest's global filter,
  * `A2aFallbackExceptionFilter`. Call before `init()`/`listen()`.
  */
@@ -89,13 +92,15 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   const logger = PROCESS_LOGGERS.get(fastify) ?? processLoggerFor(ValidatedEnv.load().env);
-  registerHttpObserver(fastify, app.get(MetricsService), logger);
+  const observe = registerHttpObserver(fastify, app.get(MetricsService), logger);
   const http = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
-  registerRequestGuards(fastify, {
+  const guards = registerRequestGuards(fastify, {
     publicUrl: app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY).publicUrl,
     http,
     legacyV03: app.get<ConfigType<typeof cardConfig>>(cardConfig.KEY).legacyV03,
   });
+  const cards = app.get(AgentCardRoutes, { strict: false });
+  serveCardsBeforeRouting(fastify, app.getHttpServer(), { guards, cards, observe });
   capConnectionsPerAddress(app.getHttpServer(), http.maxConnectionsPerAddress);
   app.enableShutdownHooks();
   return app;

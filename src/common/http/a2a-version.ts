@@ -11,7 +11,14 @@ import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 export function requestedA2aVersion(request: FastifyRequest): string | undefined {
   const header = request.headers[A2A_VERSION_HEADER.toLowerCase()];
   const query = (request.query as Record<string, unknown> | undefined)?.[A2A_VERSION_HEADER];
-  const raw = firstString(header) ?? firstString(query);
+  return a2aVersionOf(firstString(header) ?? firstString(query));
+}
+
+/**
+ * {@link requestedA2aVersion} from the raw value (header or query parameter), for a request
+ * served before Fastify parses it.
+ */
+export function a2aVersionOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const trimmed = raw.trim();
   const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(trimmed);

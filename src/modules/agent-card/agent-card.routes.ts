@@ -6,6 +6,7 @@ import { cardConfig } from '../../config/namespaces';
 import { requestedA2aVersion } from '../../common/http/a2a-version';
 import { AGENT_CARD_PATHS } from './agent-card.constants';
 import { AgentCardService } from './agent-card.service';
+import type { CardVariant } from './agent-card.service';
 
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -40,29 +41,86 @@ export class AgentCardRoutes implements OnModuleInit {
 
   /** Serves the variant the request's A2A-Version selects; 304 when the client's copy is current. */
   serve(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    const variant = this.cards.variantFor(requestedA2aVersion(request));
+    const r = this.cardReply(
+      requestedA2aVersion(request),
+      request.headers['if-none-match'],
+      request.headers['if-modified-since'],
+    );
+    return reply.code(r.status).headers(r.headers).send(r.body);
+  }
+
+  /**
+   * The reply to a card GET (HEAD: the same without its body), for the Fastify routes and the
+   * card served before routing (`serveCardsBeforeRouting`). Its header objects are built once
+   * per variant and must not be changed.
+   * @param requestedVersion - `requestedA2aVersion` of the request.
+   * @returns 200 with the variant's bytes, or 304 (no body) when the validators match.
+   */
+  cardReply(
+    requestedVersion: string | undefined,
+    ifNoneMatch: string | undefined,
+    ifModifiedSince: string | undefined,
+  ): CardReply {
+    const variant = this.cards.variantFor(requestedVersion);
+    let replies = this.replies.get(variant);
+    if (replies === undefined) {
+      replies = this.repliesOf(variant);
+      this.replies.set(variant, replies);
+    }
+    const notModified = isNotModified(
+      ifNoneMatch,
+      ifModifiedSince,
+      variant.etag,
+      this.cards.lastModified,
+    );
+    return notModified ? replies.notModified : replies.ok;
+  }
+
+  private readonly replies = new WeakMap<CardVariant, { ok: CardReply; notModified: CardReply }>();
+
+  private repliesOf(variant: CardVariant): { ok: CardReply; notModified: CardReply } {
     const maxAge = this.config.cacheMaxAgeS;
-    reply
-      .headers(CORS_HEADERS)
-      .header('cache-control', maxAge > 0 ? `public, max-age=${maxAge}` : 'no-cache')
-      .header('etag', variant.etag)
-      .header('last-modified', this.cards.lastModifiedHttp)
-      .header('vary', 'A2A-Version');
-    if (isNotModified(request, variant.etag, this.cards.lastModified))
-      return reply.code(304).send();
-    return reply.code(200).header('content-type', 'application/json').send(variant.body);
+    const headers = {
+      ...CORS_HEADERS,
+      'cache-control': maxAge > 0 ? `public, max-age=${maxAge}` : 'no-cache',
+      etag: variant.etag,
+      'last-modified': this.cards.lastModifiedHttp,
+      vary: 'A2A-Version',
+    };
+    return {
+      ok: {
+        status: 200,
+        headers: {
+          ...headers,
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': String(Buffer.byteLength(variant.body)),
+        },
+        body: variant.body,
+      },
+      notModified: { status: 304, headers, body: undefined },
+    };
   }
 }
 
-function isNotModified(request: FastifyRequest, etag: string, lastModified: Date): boolean {
-  const inm = request.headers['if-none-match'];
+/** A card reply: status, its headers (frozen per variant) and the body (none for 304). */
+export interface CardReply {
+  readonly status: 200 | 304;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+}
+
+function isNotModified(
+  inm: string | undefined,
+  ims: string | undefined,
+  etag: string,
+  lastModified: Date,
+): boolean {
   if (typeof inm === 'string') {
     return inm
       .split(',')
       .map((t) => t.trim().replace(/^W\//, ''))
       .some((t) => t === '*' || t === etag);
   }
-  const ims = request.headers['if-modified-since'];
   if (typeof ims !== 'string') return false;
   const since = Date.parse(ims);
   return !Number.isNaN(since) && lastModified.getTime() <= since;

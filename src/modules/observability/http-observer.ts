@@ -35,36 +35,83 @@ export function bindingOf(
   return PLAIN_ROUTES[route] ?? 'rest';
 }
 
+/** Records one finished request (see {@link httpObserver}). */
+export type HttpObserve = (
+  request: ObservedRequest,
+  res: NodeJS.WritableStream & { statusCode: number; writableFinished: boolean },
+  started: bigint,
+) => void;
+
+/** What the observer reads of a request once its response has ended. */
+export interface ObservedRequest {
+  readonly method: string;
+  /** The matched route pattern; undefined when none matched. */
+  readonly route: string | undefined;
+  /** The raw request target (redacted before it is logged). */
+  readonly url: string;
+  readonly headers: { readonly [name: string]: unknown };
+  readonly principal?: { readonly tier?: string; readonly keyId?: string };
+}
+
 /**
- * One access-log line and the request metrics per request, when its response ends (streams and
- * hijacked replies included; `aborted` when the client left first). Fields: method, route
- * (the route pattern, or the redacted path when none matched), binding, status, durationMs,
- * tier and keyId of the caller. Never a header, body or credential.
+ * Registers the {@link httpObserver} of `metrics` and `logger` on every Fastify request, when its
+ * response ends (streams and hijacked replies included; `aborted` when the client left first).
+ * @returns The observer, for requests served before Fastify's routing (the Agent Card).
  */
 export function registerHttpObserver(
   fastify: FastifyInstance,
   metrics: MetricsService,
   logger: ProcessLogger,
-): void {
-  const access = logger.child({ context: 'access' });
-  const logging = access.isLevelEnabled('info');
+): HttpObserve {
+  const observe = httpObserver(metrics, logger);
   fastify.addHook('onRequest', (request, reply, done) => {
     const started = process.hrtime.bigint();
-    reply.raw.once('close', () => observe(request, reply.raw, started));
+    reply.raw.once('close', () => observe(fastifyObserved(request), reply.raw, started));
     done();
   });
+  return observe;
+}
 
-  function observe(
-    request: FastifyRequest,
-    res: NodeJS.WritableStream & { statusCode: number; writableFinished: boolean },
-    started: bigint,
-  ): void {
+function fastifyObserved(request: FastifyRequest): ObservedRequest {
+  return {
+    method: request.method,
+    route: request.routeOptions.url,
+    url: request.url,
+    headers: request.headers,
+    principal: request.principal,
+  };
+}
+
+/**
+ * One access-log line and the request metrics per request. Fields: method, route (the route
+ * pattern, or the redacted path when none matched), binding, status, durationMs, tier and keyId
+ * of the caller. Never a header, body or credential. The metric children of each label set are
+ * looked up once (prom-client's `labels()` validates and hashes its labels on every call).
+ */
+export function httpObserver(metrics: MetricsService, logger: ProcessLogger): HttpObserve {
+  const access = logger.child({ context: 'access' });
+  const logging = access.isLevelEnabled('info');
+  const children = new Map<string, RequestMetrics>();
+  const childrenOf = (binding: RequestBinding, method: string, status: number): RequestMetrics => {
+    const key = `${binding} ${method} ${status}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      child = {
+        requests: metrics.requests.labels(binding, method, String(status)),
+        latency: metrics.latency.labels(binding, method),
+      };
+      children.set(key, child);
+    }
+    return child;
+  };
+  return (request, res, started) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const route = request.routeOptions.url;
+    const route = request.route;
     const binding = bindingOf(request.method, route, request.headers['a2a-version']);
     const status = res.statusCode;
-    metrics.requests.labels(binding, request.method, String(status)).inc();
-    metrics.latency.labels(binding, request.method).observe(seconds);
+    const child = childrenOf(binding, request.method, status);
+    child.requests.inc();
+    child.latency.observe(seconds);
     if (status === 401 || status === 403)
       metrics.authRejections.labels(binding, String(status)).inc();
     else if (status === 429) metrics.rateLimitRejections.labels(binding).inc();
@@ -84,5 +131,10 @@ export function registerHttpObserver(
       },
       `${request.method} ${shown} ${status}`,
     );
-  }
+  };
+}
+
+interface RequestMetrics {
+  readonly requests: { inc(): void };
+  readonly latency: { observe(value: number): void };
 }

@@ -1,0 +1,118 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { a2aVersionOf } from '../../common/http/a2a-version';
+import type { HttpObserve } from '../observability/http-observer';
+import { GuardPolicy, guardVerdict } from '../transport/http/guard-policy';
+import { EXPOSE_HEADERS, versionServed } from '../transport/http/request-guards';
+import { AGENT_CARD_PATHS } from './agent-card.constants';
+import type { AgentCardRoutes, CardReply } from './agent-card.routes';
+
+const CARD_PATHS = new Set<string>(AGENT_CARD_PATHS);
+
+/** What the card served before routing needs: the guards' policy, the card, the observer. */
+export interface CardFastPathDeps {
+  readonly guards: GuardPolicy;
+  readonly cards: AgentCardRoutes;
+  readonly observe: HttpObserve;
+}
+
+/**
+ * Serves a plain Agent Card GET or HEAD (a well-known card path, no query, no body) from the
+ * HTTP server's `request` listener, before Fastify builds its request and reply, routes and runs
+ * its hooks: about half the CPU of a card request went there (`docs/performance.md`). The reply
+ * is the one the Fastify routes give (`AgentCardRoutes.cardReply`, with the headers of the
+ * request guards), under the same policy: the request guards' {@link guardVerdict} decides, and
+ * every request it refuses, every other request and every request while Fastify closes (its 503)
+ * goes to Fastify's own listener unchanged, so refusals keep one code path. The request is
+ * observed (metrics, access line) by the same observer as Fastify's.
+ * Call once, after Fastify created its server (the adapter's constructor) and before `listen`.
+ * @see A2A specification §8.2 (discovery); `registerRequestGuards` (the policy).
+ */
+export function serveCardsBeforeRouting(
+  fastify: FastifyInstance,
+  server: Server,
+  deps: CardFastPathDeps,
+): void {
+  const listeners = server.listeners('request');
+  if (listeners.length !== 1) return; // not the server Fastify made: leave it alone
+  const fastifyListener = listeners[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  server.removeListener('request', fastifyListener);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing || !served(deps, req, res)) fastifyListener.call(server, req, res);
+  });
+}
+
+/**
+ * {@link serveCard}, never throwing out of the server's listener (that would end the process):
+ * a failure before the head was written leaves the request to Fastify (its error handling), a
+ * later one ends the connection.
+ */
+function served(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResponse): boolean {
+  try {
+    return serveCard(deps, req, res);
+  } catch {
+    if (!res.headersSent) return false;
+    res.destroy();
+    return true;
+  }
+}
+
+/** Answers `req` when it is a plain card GET/HEAD the guards let through; false otherwise. */
+function serveCard(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResponse): boolean {
+  const method = req.method ?? '';
+  const url = req.url ?? '';
+  if ((method !== 'GET' && method !== 'HEAD') || !CARD_PATHS.has(url)) return false;
+  const headers = req.headers;
+  if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined)
+    return false;
+  const verdict = guardVerdict(deps.guards, req, method, url);
+  if (verdict.refusal !== undefined || verdict.lateRefusal !== undefined) return false;
+  const started = process.hrtime.bigint();
+  const raw = headers['a2a-version'];
+  const requested = a2aVersionOf(typeof raw === 'string' ? raw : undefined);
+  const version = versionServed(requested, method, url, deps.guards.config.legacyV03);
+  const reply = deps.cards.cardReply(
+    requested,
+    headers['if-none-match'],
+    headers['if-modified-since'],
+  );
+  const observed = { method, route: url, url, headers };
+  res.writeHead(reply.status, headLines(reply, version, verdict.allowOrigin));
+  res.once('close', () => deps.observe(observed, res, started));
+  res.end(method === 'HEAD' ? undefined : reply.body);
+  return true;
+}
+
+/** Response header lines (name, value, …) per reply, version and allowed origin, built once. */
+const HEAD_LINES = new WeakMap<CardReply, Map<string, string[]>>();
+
+/**
+ * The header lines of a card reply: the request guards' (`A2A-Version`, CORS), then the card
+ * route's, which win where both set one (`Access-Control-Expose-Headers`), as on Fastify.
+ */
+function headLines(
+  reply: CardReply,
+  version: string | undefined,
+  allowOrigin: string | undefined,
+): string[] {
+  let byKey = HEAD_LINES.get(reply);
+  if (byKey === undefined) HEAD_LINES.set(reply, (byKey = new Map()));
+  const key = `${version ?? ''} ${allowOrigin ?? ''}`;
+  let lines = byKey.get(key);
+  if (lines === undefined) {
+    const merged: Record<string, string> = {};
+    if (version !== undefined) merged['a2a-version'] = version;
+    if (allowOrigin !== undefined) {
+      merged['access-control-allow-origin'] = allowOrigin;
+      merged['access-control-expose-headers'] = EXPOSE_HEADERS;
+    }
+    lines = Object.entries({ ...merged, ...reply.headers }).flat();
+    byKey.set(key, lines);
+  }
+  return lines;
+}

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { hideSecretArgs } from './cli/argv-secrets';
 import { fastAnswer } from './cli/fast-path';
 import { PACKAGE_VERSION } from './modules/health/package-version';
 
@@ -11,6 +12,8 @@ const answer = fastAnswer(process.argv.slice(2), PACKAGE_VERSION);
 if (answer !== undefined) {
   process.stdout.write(answer);
 } else {
+  // Before anything else: `ps` shows no --token / --database-url value (src/cli/argv-secrets.ts).
+  hideSecretArgs();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   void (require('./cli/run-cli') as typeof import('./cli/run-cli')).runCli();
 }

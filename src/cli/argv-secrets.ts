@@ -1,0 +1,61 @@
+/**
+ * Flags of the `superqode` CLI whose value is a credential or a URL that can carry one:
+ * `--token` (the operator token of `serve a2a`; a client token of `connect a2a` and `a2a …`),
+ * `--database-url` and `--redis-url` (passwords in the URL) and `--header` (e.g.
+ * `Authorization: Bearer …`).
+ */
+export const SECRET_FLAGS: ReadonlySet<string> = new Set([
+  '--token',
+  '--database-url',
+  '--redis-url',
+  '--header',
+]);
+
+/** What a secret flag's value is shown as. */
+export const REDACTED = '***';
+
+/**
+ * The command line with the value of every {@link SECRET_FLAGS} flag replaced by `***`, in both
+ * forms (`--token VALUE`, `--token=VALUE`); `undefined` when no secret flag has a value (nothing
+ * to hide). Arguments after `--` are kept as they are (they are not options).
+ * @param args The arguments after the script (`process.argv.slice(2)`).
+ */
+export function redactedArgs(args: readonly string[]): string[] | undefined {
+  const out: string[] = [];
+  let changed = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0 && SECRET_FLAGS.has(arg.slice(0, eq))) {
+      out.push(`${arg.slice(0, eq)}=${REDACTED}`);
+      changed = true;
+    } else if (SECRET_FLAGS.has(arg) && i + 1 < args.length) {
+      out.push(arg, REDACTED);
+      i++;
+      changed = true;
+    } else {
+      out.push(arg);
+    }
+  }
+  return changed ? out : undefined;
+}
+
+/**
+ * Hides secret flag values from other local users: on Linux, `/proc/PID/cmdline` (what `ps`
+ * shows) is readable by every user, and Node's `process.title` setter rewrites that memory. The
+ * title becomes `superqode <args>` with {@link redactedArgs}; nothing changes when no secret flag
+ * was given. The value is visible for the few milliseconds before this runs, so the environment
+ * variables (`SUPERQODE_A2A_TOKEN`, `SUPERQODE_A2A_DATABASE_URL`, …; `/proc/PID/environ` is
+ * readable by the same user only) stay the way to pass secrets (docs/security.md).
+ * @returns true when the title was rewritten.
+ */
+export function hideSecretArgs(argv: readonly string[] = process.argv): boolean {
+  const shown = redactedArgs(argv.slice(2));
+  if (shown === undefined) return false;
+  process.title = ['superqode', ...shown].join(' ');
+  return true;
+}

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarnessCommandsModule } from '../../src/modules/harness/commands/harness-commands.module';
@@ -124,7 +124,14 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     servers.push(first);
     fake.enqueue({
       toolCalls: [
-        { name: 'bash', arguments: { command: 'sleep 4 && echo slow-done', timeout_seconds: 60 } },
+        // Runs until the test opens the gate (after everything that must meet a live run).
+        {
+          name: 'bash',
+          arguments: {
+            command: 'until [ -e slow.gate ]; do sleep 0.05; done; echo slow-done',
+            timeout_seconds: 60,
+          },
+        },
       ],
     });
     fake.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
@@ -174,7 +181,12 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     servers.push(second);
     const otherId = await sendHarnessTask(second, 'say something');
     expect((await settled(second, otherId)).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(
+      (await post(first.url, aJsonRpcRequest('GetTask', { id: slowId }), V1)).body.result.status
+        .state,
+    ).toBe('TASK_STATE_WORKING');
 
+    writeFileSync(join(checkout.dir, 'slow.gate'), '');
     const slow = await settled(first, slowId);
     expect(slow.status.state).toBe('TASK_STATE_COMPLETED');
     const runs = (

@@ -237,7 +237,7 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
       'error: ANTHROPIC_API_KEY is not set; export it or use --provider openai-compatible --base-url http://127.0.0.1:11434/v1',
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const runs = await cli(['harness', 'runs', '--harness-store', store], checkout.dir);
+    const runs = await cliInProcess(['harness', 'runs', '--harness-store', store], checkout.dir);
     expect(runs.stderr).toBe('');
     expect(runs.stdout).toMatch(/\sfailed\s/);
   });

@@ -160,9 +160,7 @@ const stateOf = (e: StreamResponse) =>
       await modelCalled(before + 1);
       const stream = client.resubscribeTask({ id: started.id, tenant: '' });
       // The run goes on once the subscriber on the other instance has its first event.
-      const events = await collect(stream, () =>
-        writeFileSync(join(checkout.dir, 'sub.gate'), ''),
-      );
+      const events = await collect(stream, () => writeFileSync(join(checkout.dir, 'sub.gate'), ''));
       expect(proxy.served[proxy.served.length - 1]).toBe(1 - runner);
       const first = events[0].payload!.value as Task;
       expect(first.status?.state).toBe(TaskState.TASK_STATE_WORKING);

@@ -140,9 +140,7 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     await modelRequests(fake, before + 1);
 
     const card = join(dir, 'card.json');
-    expect((await cliInProcess(['serve', 'a2a', '--export-agent-card', card], env)).status).toBe(
-      0,
-    );
+    expect((await cliInProcess(['serve', 'a2a', '--export-agent-card', card], env)).status).toBe(0);
     expect(JSON.parse(readFileSync(card, 'utf8')).skills.length).toBeGreaterThan(0);
     const fresh = join(dir, 'fresh');
     const stores = {

@@ -19,6 +19,8 @@ export const CLIENT_ENV = {
   OAUTH_STORE: 'SUPERQODE_A2A_OAUTH_STORE',
   /** `keyring`, `file` or `auto` (default): where tokens of saved connections are stored. */
   SECRET_STORE: 'SUPERQODE_A2A_SECRET_STORE',
+  /** Milliseconds of silence before `tui` says the host may be cold-starting (default 8000). */
+  TUI_COLD_START_MS: 'SUPERQODE_A2A_TUI_COLD_START_MS',
 } as const;
 
 /** The value of one variable ('' and unset both give undefined). */

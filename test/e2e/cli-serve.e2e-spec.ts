@@ -2,25 +2,34 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { toEnv } from '../../src/modules/transport/commands/serve-a2a.command';
+import { ServeCommandsModule } from '../../src/modules/transport/commands/serve-commands.module';
+import { runCommandInProcess } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
 
 /** Runs the built CLI (`npm test` builds first) and returns exit code and output. */
 function superqode(...args: string[]): { status: number | null; out: string } {
-  return superqodeWith({}, ...args);
-}
-
-/** {@link superqode} with extra environment variables. */
-function superqodeWith(
-  env: Record<string, string>,
-  ...args: string[]
-): { status: number | null; out: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error', ...env },
+    env: { ...process.env, SUPERQODE_A2A_LOG_LEVEL: 'error' },
   });
   return { status: r.status, out: readable(`${r.stdout}${r.stderr}`) };
+}
+
+/**
+ * `superqode serve a2a …` in process (issue #13: the refusals are the command's own code; the
+ * spawned {@link superqode} stays as the smoke test of the built CLI), with the CLI's exit codes.
+ */
+async function inProcess(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ status: number | null; out: string }> {
+  const r = await runCommandInProcess([ServeCommandsModule], args, {
+    SUPERQODE_A2A_LOG_LEVEL: 'error',
+    ...env,
+  });
+  return { status: r.status, out: readable(r.out) };
 }
 
 /** The output with each JSON log line (not a TTY: the server's log format) shown as its `msg`. */
@@ -53,21 +62,30 @@ describe('superqode serve a2a (built CLI, exit codes)', () => {
     expect(r.out).not.toMatch(/\bat \S+ \(/); // one line, no stack trace
   });
 
-  it('refuses an invalid --port naming the flag and the value typed, exit 1 (#19)', () => {
-    const r = superqode('serve', 'a2a', '--port', 'abc', '--no-task-store');
+  it('refuses an invalid --port naming the flag and the value typed, exit 1 (#19)', async () => {
+    const r = await inProcess({}, 'serve', 'a2a', '--port', 'abc', '--no-task-store');
     expect(r.status).toBe(1);
     expect(r.out).toContain('--port "abc": must be a number');
     expect(r.out).not.toMatch(/SUPERQODE_A2A_PORT|NaN/);
   });
 
-  it('names the variable when the environment gave the bad value (#19)', () => {
-    const r = superqodeWith({ SUPERQODE_A2A_PORT: 'abc' }, 'serve', 'a2a', '--no-task-store');
+  it('names the variable when the environment gave the bad value (#19)', async () => {
+    const r = await inProcess({ SUPERQODE_A2A_PORT: 'abc' }, 'serve', 'a2a', '--no-task-store');
     expect(r.status).toBe(1);
     expect(r.out).toContain('SUPERQODE_A2A_PORT="abc": must be a number');
   });
 
-  it('--provider ollama is refused with the openai-compatible flags as a hint (#19)', () => {
-    const r = superqode('serve', 'a2a', '--port', '0', '--no-task-store', '--provider', 'ollama');
+  it('--provider ollama is refused with the openai-compatible flags as a hint (#19)', async () => {
+    const r = await inProcess(
+      {},
+      'serve',
+      'a2a',
+      '--port',
+      '0',
+      '--no-task-store',
+      '--provider',
+      'ollama',
+    );
     expect(r.status).toBe(1);
     expect(r.out).toContain('--provider "ollama": must be one of: openai, anthropic');
     expect(r.out).toContain(
@@ -75,15 +93,15 @@ describe('superqode serve a2a (built CLI, exit codes)', () => {
     );
   });
 
-  it('never echoes a secret flag value in the error (#19)', () => {
-    const r = superqode('serve', 'a2a', '--no-task-store', '--token', 'short-secret');
+  it('never echoes a secret flag value in the error (#19)', async () => {
+    const r = await inProcess({}, 'serve', 'a2a', '--no-task-store', '--token', 'short-secret');
     expect(r.status).toBe(1);
     expect(r.out).toContain('--token: must be at least 16 characters');
     expect(r.out).not.toContain('short-secret');
   });
 
-  it('an unknown flag is refused with a non-zero exit', () => {
-    const r = superqode('serve', 'a2a', '--bogus');
+  it('an unknown flag is refused with a non-zero exit', async () => {
+    const r = await inProcess({}, 'serve', 'a2a', '--bogus');
     expect(r.status).not.toBe(0);
     expect(r.out).toMatch(/unknown option/i);
   });

@@ -34,11 +34,19 @@ execution_policy:
 const request = (text: string, msg: Partial<Message> = {}, returnImmediately = false) =>
   anSdkSendRequest(text, { message: msg, returnImmediately });
 
-async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
+/** Every event of `stream`; `onFirst` runs once the first one is in. */
+async function collect(
+  stream: AsyncGenerator<StreamResponse>,
+  onFirst: () => void = () => undefined,
+): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];
-  for await (const e of stream) events.push(e);
+  for await (const e of stream) if (events.push(e) === 1) onFirst();
   return events;
 }
+
+/** A bash command that runs until the test creates `gate` in the checkout (no fixed sleep). */
+const untilGate = (gate: string, then: string) =>
+  `until [ -e ${gate} ]; do sleep 0.05; done; ${then}`;
 
 const asTask = (r: Message | Task) => r as Task;
 const stateOf = (e: StreamResponse) =>
@@ -139,7 +147,10 @@ const stateOf = (e: StreamResponse) =>
       fake.enqueue(
         {
           toolCalls: [
-            { name: 'bash', arguments: { command: 'sleep 4 && echo slept', timeout_seconds: 60 } },
+            {
+              name: 'bash',
+              arguments: { command: untilGate('sub.gate', 'echo slept'), timeout_seconds: 60 },
+            },
           ],
         },
         { text: 'Slept well.' },
@@ -148,7 +159,8 @@ const stateOf = (e: StreamResponse) =>
       const runner = proxy.served[proxy.served.length - 1];
       await modelCalled(before + 1);
       const stream = client.resubscribeTask({ id: started.id, tenant: '' });
-      const events = await collect(stream);
+      // The run goes on once the subscriber on the other instance has its first event.
+      const events = await collect(stream, () => writeFileSync(join(checkout.dir, 'sub.gate'), ''));
       expect(proxy.served[proxy.served.length - 1]).toBe(1 - runner);
       const first = events[0].payload!.value as Task;
       expect(first.status?.state).toBe(TaskState.TASK_STATE_WORKING);
@@ -206,7 +218,10 @@ const stateOf = (e: StreamResponse) =>
       fake.enqueue(
         {
           toolCalls: [
-            { name: 'bash', arguments: { command: 'sleep 3 && echo slept', timeout_seconds: 60 } },
+            {
+              name: 'bash',
+              arguments: { command: untilGate('once.gate', 'echo slept'), timeout_seconds: 60 },
+            },
           ],
         },
         { text: 'Finished once.' },
@@ -239,6 +254,7 @@ const stateOf = (e: StreamResponse) =>
       expect(elsewhere.error?.code).toBe(-32004);
       expect(elsewhere.error?.message).toContain(`Task ${started.id} is still running`);
       expect(elsewhere.error).toEqual(here.error);
+      writeFileSync(join(checkout.dir, 'once.gate'), '');
       let task = started;
       for (let i = 0; i < 200 && task.status?.state !== TaskState.TASK_STATE_COMPLETED; i++) {
         await new Promise((r) => setTimeout(r, 50));

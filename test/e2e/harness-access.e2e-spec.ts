@@ -9,6 +9,8 @@ import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import { tempCheckout } from '../fakes/harness-fixtures';
 import type { TempCheckout } from '../fakes/harness-fixtures';
 import type { RawEnv } from '../../src/config/env.schema';
+import { ServeCommandsModule } from '../../src/modules/transport/commands/serve-commands.module';
+import { runCommandInProcessWithoutSettings } from '../utils/in-process-cli';
 import { TestServer, startTestServer } from '../utils/test-app';
 
 /** The harness may run shell commands; no rule asks. */
@@ -335,7 +337,18 @@ describe('serve a2a --harness-access (built CLI, issue #12)', () => {
     };
   };
 
-  it('the flag sets the tier the card advertises', () => {
+  /** {@link serve} in process (issue #13): the same command code; the refusal below stays spawned. */
+  const serveInProcess = async (...flags: string[]) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sq-access-card-')), 'card.json');
+    const r = await runCommandInProcessWithoutSettings(
+      [ServeCommandsModule],
+      ['serve', 'a2a', '--export-agent-card', file, ...flags],
+      process.cwd(),
+    );
+    return { status: r.status, out: r.out, card: () => JSON.parse(readFileSync(file, 'utf8')) };
+  };
+
+  it('the flag sets the tier the card advertises', async () => {
     // A model is configured (the harness is not served without one); nothing calls it.
     const model = [
       '--provider',
@@ -345,7 +358,13 @@ describe('serve a2a --harness-access (built CLI, issue #12)', () => {
       '--base-url',
       'http://127.0.0.1:9/v1',
     ];
-    const r = serve('--harness-access', 'operator', '--token', OPERATOR_TOKEN, ...model);
+    const r = await serveInProcess(
+      '--harness-access',
+      'operator',
+      '--token',
+      OPERATOR_TOKEN,
+      ...model,
+    );
     expect(r.status).toBe(0);
     expect(r.card().skills[1].securityRequirements).toEqual([
       { schemes: { bearer: { list: ['operator'] } } },

@@ -7,7 +7,7 @@ import { HarnessCommandsModule } from '../../src/modules/harness/commands/harnes
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import { tempCheckout } from '../fakes/harness-fixtures';
 import type { TempCheckout } from '../fakes/harness-fixtures';
-import { runCommandInProcess } from '../utils/in-process-cli';
+import { runCommandInProcessWithoutSettings } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
 
@@ -47,21 +47,8 @@ function cli(args: string[], cwd: string): Promise<CliRun> {
  * spawned {@link cli} stays for the smoke tests of the built CLI (a run, exit 3, a refused start).
  */
 async function cliInProcess(args: string[], cwd: string): Promise<CliRun> {
-  const cleared = Object.keys(process.env).filter(
-    (k) => /API_KEY$/.test(k) || k.startsWith('SUPERQODE_'),
-  );
-  const before = process.cwd();
-  process.chdir(cwd);
-  try {
-    const r = await runCommandInProcess(
-      [HarnessCommandsModule],
-      args,
-      Object.fromEntries(cleared.map((k) => [k, undefined])),
-    );
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-  } finally {
-    process.chdir(before);
-  }
+  const r = await runCommandInProcessWithoutSettings([HarnessCommandsModule], args, cwd);
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const SPEC = `
@@ -250,7 +237,7 @@ describe('superqode harness (built CLI against a fake OpenAI-compatible server)'
       'error: ANTHROPIC_API_KEY is not set; export it or use --provider openai-compatible --base-url http://127.0.0.1:11434/v1',
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const runs = await cli(['harness', 'runs', '--harness-store', store], checkout.dir);
+    const runs = await cliInProcess(['harness', 'runs', '--harness-store', store], checkout.dir);
     expect(runs.stderr).toBe('');
     expect(runs.stdout).toMatch(/\sfailed\s/);
   });

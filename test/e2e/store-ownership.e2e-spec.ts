@@ -1,12 +1,15 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HarnessCommandsModule } from '../../src/modules/harness/commands/harness-commands.module';
+import { ServeCommandsModule } from '../../src/modules/transport/commands/serve-commands.module';
 import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server';
 import { tempCheckout } from '../fakes/harness-fixtures';
 import type { TempCheckout } from '../fakes/harness-fixtures';
 import { spawnHealthyMain } from '../utils/built-server';
+import { runCommandInProcess } from '../utils/in-process-cli';
 
 const ROOT = join(__dirname, '../..');
 
@@ -67,6 +70,24 @@ function cli(
   return { status: run.status, stdout: run.stdout };
 }
 
+/**
+ * `superqode serve a2a …` / `harness …` in process (issue #13: a spawn per call proves nothing
+ * `a2a reconcile` above and the other suites' spawns do not): `env` only, every other SUPERQODE_
+ * variable cleared, log level error, while the servers keep running on the same stores.
+ */
+async function cliInProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number; stdout: string }> {
+  const cleared = Object.keys(process.env).filter((k) => k.startsWith('SUPERQODE_'));
+  const r = await runCommandInProcess([ServeCommandsModule, HarnessCommandsModule], args, {
+    ...Object.fromEntries(cleared.map((k) => [k, undefined])),
+    SUPERQODE_A2A_LOG_LEVEL: 'error',
+    ...env,
+  });
+  return { status: r.status, stdout: r.stdout };
+}
+
 describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)', () => {
   let fake: FakeOpenAiServer;
   let checkout: TempCheckout;
@@ -103,7 +124,14 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     servers.push(first);
     fake.enqueue({
       toolCalls: [
-        { name: 'bash', arguments: { command: 'sleep 4 && echo slow-done', timeout_seconds: 60 } },
+        // Runs until the test opens the gate (after everything that must meet a live run).
+        {
+          name: 'bash',
+          arguments: {
+            command: 'until [ -e slow.gate ]; do sleep 0.05; done; echo slow-done',
+            timeout_seconds: 60,
+          },
+        },
       ],
     });
     fake.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
@@ -112,16 +140,18 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     await modelRequests(fake, before + 1);
 
     const card = join(dir, 'card.json');
-    expect(cli(['serve', 'a2a', '--export-agent-card', card], env).status).toBe(0);
+    expect((await cliInProcess(['serve', 'a2a', '--export-agent-card', card], env)).status).toBe(0);
     expect(JSON.parse(readFileSync(card, 'utf8')).skills.length).toBeGreaterThan(0);
     const fresh = join(dir, 'fresh');
     const stores = {
       SUPERQODE_A2A_TASK_STORE_PATH: join(fresh, 't.sqlite3'),
       SUPERQODE_A2A_HARNESS_STORE_PATH: join(fresh, 'h.sqlite3'),
     };
-    expect(cli(['serve', 'a2a', '--export-agent-card', card], { ...env, ...stores }).status).toBe(
-      0,
-    );
+    const freshExport = await cliInProcess(['serve', 'a2a', '--export-agent-card', card], {
+      ...env,
+      ...stores,
+    });
+    expect(freshExport.status).toBe(0);
     expect(existsSync(fresh)).toBe(false); // the export opened no store file
     const reconcile = cli(
       ['a2a', 'reconcile', '--task-store', env.SUPERQODE_A2A_TASK_STORE_PATH],
@@ -149,20 +179,26 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     servers.push(second);
     const otherId = await sendHarnessTask(second, 'say something');
     expect((await settled(second, otherId)).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(
+      (await post(first.url, aJsonRpcRequest('GetTask', { id: slowId }), V1)).body.result.status
+        .state,
+    ).toBe('TASK_STATE_WORKING');
 
+    writeFileSync(join(checkout.dir, 'slow.gate'), '');
     const slow = await settled(first, slowId);
     expect(slow.status.state).toBe('TASK_STATE_COMPLETED');
-    const runs = cli(
-      ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
-      env,
+    const runs = (
+      await cliInProcess(
+        ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
+        env,
+      )
     ).stdout;
     const line = runs.split('\n').find((l) => l.startsWith(slow.metadata.superqodeRunId as string));
     expect(line).toMatch(/\bsucceeded\b/);
   }, 90_000);
 
   it('when one of two servers is SIGKILLed, the other ends its task FAILED once the lease expires, naming the owner', async () => {
-    const first = await startServer(env);
-    const second = await startServer(env);
+    const [first, second] = await Promise.all([startServer(env), startServer(env)]);
     servers.push(first, second);
     fake.enqueue({
       toolCalls: [
@@ -183,9 +219,11 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
     expect(failed.status.state).toBe('TASK_STATE_FAILED');
     expect(failed.status.message.parts[0].text).toContain(`:${firstPid}:`);
     expect(failed.status.message.parts[0].text).toContain(`run ${failed.metadata.superqodeRunId}`);
-    const runs = cli(
-      ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
-      env,
+    const runs = (
+      await cliInProcess(
+        ['harness', 'runs', '--harness-store', env.SUPERQODE_A2A_HARNESS_STORE_PATH],
+        env,
+      )
     ).stdout;
     const line = runs
       .split('\n')

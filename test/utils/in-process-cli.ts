@@ -85,3 +85,28 @@ export async function runCommandInProcess(
   }
   return { status, stdout, stderr, out: stdout + stderr };
 }
+
+/**
+ * {@link runCommandInProcess} as a user's shell without server settings would run it: in `cwd`,
+ * with every `SUPERQODE_` variable and every `*API_KEY` (provider keys) unset for the run.
+ */
+export async function runCommandInProcessWithoutSettings(
+  imports: NonNullable<ModuleMetadata['imports']>,
+  args: string[],
+  cwd: string,
+): Promise<InProcessRun> {
+  const cleared = Object.keys(process.env).filter(
+    (k) => /API_KEY$/.test(k) || k.startsWith('SUPERQODE_'),
+  );
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    return await runCommandInProcess(
+      imports,
+      args,
+      Object.fromEntries(cleared.map((k) => [k, undefined])),
+    );
+  } finally {
+    process.chdir(before);
+  }
+}

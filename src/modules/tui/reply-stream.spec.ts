@@ -1,5 +1,5 @@
 import { ReplyCoalescer, turnEnded } from './reply-stream';
-import { waitStatus } from './wait-status';
+import { coldStartMs, waitStatus } from './wait-status';
 
 const artifact = (text: string, append: boolean) => ({
   kind: 'artifact-update',
@@ -58,5 +58,23 @@ describe('waitStatus (cold start)', () => {
       /8 s: the host may be cold-starting/,
     );
     expect(waitStatus({ since: 0, lastEventAt: 1000 }, 9500)).toMatch(/^Still waiting: 9 s since/);
+  });
+
+  it('takes its threshold from SUPERQODE_A2A_TUI_COLD_START_MS (a positive integer, else 8000)', () => {
+    const saved = process.env.SUPERQODE_A2A_TUI_COLD_START_MS;
+    try {
+      process.env.SUPERQODE_A2A_TUI_COLD_START_MS = '1200';
+      expect(coldStartMs()).toBe(1200);
+      expect(waitStatus({ since: 0, lastEventAt: 0 }, 1200, coldStartMs())).toMatch(
+        /1 s: the host may be cold-starting/,
+      );
+      for (const bad of ['0', '-5', '1.5', 'soon', '']) {
+        process.env.SUPERQODE_A2A_TUI_COLD_START_MS = bad;
+        expect(coldStartMs()).toBe(8000);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SUPERQODE_A2A_TUI_COLD_START_MS;
+      else process.env.SUPERQODE_A2A_TUI_COLD_START_MS = saved;
+    }
   });
 });

@@ -1,7 +1,18 @@
+import { CLIENT_ENV, clientEnv } from '../../config/client-env';
 import type { TuiState } from './tui-state';
 
 /** Milliseconds without an answer after which the status says the host may be cold-starting. */
 export const COLD_START_MS = 8000;
+
+/**
+ * The cold-start threshold in ms: `SUPERQODE_A2A_TUI_COLD_START_MS` when it is a positive
+ * integer, else {@link COLD_START_MS}.
+ */
+export function coldStartMs(): number {
+  const raw = clientEnv(CLIENT_ENV.TUI_COLD_START_MS);
+  const ms = raw && /^\d+$/.test(raw) ? Number(raw) : 0;
+  return ms > 0 ? ms : COLD_START_MS;
+}
 
 /**
  * The status line of a long wait, or undefined while it is not long yet: nothing at all for
@@ -10,12 +21,14 @@ export const COLD_START_MS = 8000;
  * waiting.
  * @param busy - When the wait began and when its last answer (text or progress) arrived (epoch ms).
  * @param now - Epoch ms.
+ * @param thresholdMs - Silence that counts as long ({@link coldStartMs}).
  */
 export function waitStatus(
   busy: { since: number; lastEventAt: number },
   now: number,
+  thresholdMs = COLD_START_MS,
 ): string | undefined {
-  if (now - busy.lastEventAt < COLD_START_MS) return undefined;
+  if (now - busy.lastEventAt < thresholdMs) return undefined;
   const seconds = (ms: number): number => Math.round(ms / 1000);
   if (busy.lastEventAt === busy.since)
     return `No answer for ${seconds(now - busy.since)} s: the host may be cold-starting (Esc stops)`;
@@ -24,11 +37,12 @@ export function waitStatus(
 
 /**
  * The busy state of the screen: `begin` starts a wait (status `label…`, a 500 ms tick that
- * redraws the spinner and, after {@link COLD_START_MS} of silence, says so), `answered` records
+ * redraws the spinner and, after {@link coldStartMs} of silence, says so), `answered` records
  * an answer, `end` stops the wait with a final status.
  */
 export class BusyClock {
   private ticker?: NodeJS.Timeout;
+  private readonly thresholdMs = coldStartMs();
 
   constructor(
     private readonly state: () => TuiState,
@@ -69,7 +83,7 @@ export class BusyClock {
   private tick(): void {
     const s = this.state();
     if (!s.busy) return;
-    const waited = waitStatus(s.busy, Date.now());
+    const waited = waitStatus(s.busy, Date.now(), this.thresholdMs);
     if (waited) s.status = waited;
     this.changed();
   }

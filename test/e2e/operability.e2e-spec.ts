@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aJsonRpcRequest, post, V1 } from '../fixtures/builders';
@@ -137,13 +137,29 @@ describe('Operable server (issue #19): banner, access log, output modes, .env', 
     }
   });
 
-  it('--metrics-host: a second listener serves GET /metrics only, without a credential', async () => {
+  it('--metrics-host: a second listener serves GET /metrics only, without a credential; ps shows no --token value', async () => {
     const server = await startBuiltServer(
-      { SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN },
-      { args: [CLI_JS, 'serve', 'a2a', '--metrics-host', '127.0.0.1', '--metrics-port', '0'] },
+      {},
+      {
+        args: [
+          CLI_JS,
+          'serve',
+          'a2a',
+          '--token',
+          OPERATOR_TOKEN,
+          '--metrics-host',
+          '127.0.0.1',
+          '--metrics-port',
+          '0',
+        ],
+      },
     );
     try {
       await server.waitFor(/and http:\/\/127\.0\.0\.1:\d+\/metrics \(no credential\)/);
+      // What `ps` shows other local users (src/cli/argv-secrets.ts).
+      const cmdline = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8');
+      expect(cmdline).not.toContain(OPERATOR_TOKEN);
+      expect(cmdline).toContain('serve a2a --token *** --metrics-host');
       const url = /and (http:\/\/127\.0\.0\.1:\d+\/metrics) \(no credential\)/.exec(
         server.output(),
       )![1];

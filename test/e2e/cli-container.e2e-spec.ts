@@ -94,3 +94,19 @@ describe('superqode builds one CLI container per command line (built CLI, spawne
     expect(r.loaded).toEqual(expect.arrayContaining(['client', 'keys', 'serve', 'harness', 'tui']));
   });
 });
+
+describe('the server loads the AI SDK only when a model is built (issue #13)', () => {
+  it('requiring dist/app.module loads neither `ai` nor an @ai-sdk provider', () => {
+    requireBuiltCli();
+    const script =
+      'require(process.argv[1]); process.stdout.write(JSON.stringify(Object.keys(require.cache)));';
+    const r = spawnSync(process.execPath, ['-e', script, join(CLI, '..', 'app.module.js')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(0);
+    const modules = JSON.parse(r.stdout) as string[];
+    expect(modules.length).toBeGreaterThan(100);
+    expect(modules.filter((m) => FEATURE.aiSdk.test(m))).toEqual([]);
+  });
+});

@@ -73,13 +73,13 @@ describe('superqode builds one CLI container per command line (built CLI, spawne
     expect(r.loaded).toEqual(['keys']);
   });
 
-  it('harness validate loads the harness commands, not the client, TUI, server or key commands', () => {
+  it('harness validate loads the harness commands, not TypeORM (the ledger), the client, TUI, server or key commands', () => {
     const r = run('harness', 'validate', 'coding');
     expect([r.status, r.stdout]).toEqual([0, 'valid: builtin-coding (coding)\n']);
     expect(r.loaded).toContain('harness');
-    expect(r.loaded.filter((f) => ['client', 'tui', 'serve', 'keys', 'tasks'].includes(f))).toEqual(
-      [],
-    );
+    expect(
+      r.loaded.filter((f) => ['typeorm', 'client', 'tui', 'serve', 'keys', 'tasks'].includes(f)),
+    ).toEqual([]);
   });
 
   it('a2a reconcile still runs (it loads the task store on demand)', () => {

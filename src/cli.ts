@@ -5,8 +5,9 @@ import { PACKAGE_VERSION } from './modules/health/package-version';
 
 /*
  * `superqode` CLI entry point. `--version` and `[command…] --help` are answered from this file's
- * light imports (node:fs, a pre-rendered help table); everything else loads the one CLI container
- * (src/cli/run-cli.ts, Nest and every command) on demand. Exit codes: 0 ok, 1 failure, 2 usage error.
+ * light imports (node:fs, a pre-rendered help table); everything else loads a CLI container
+ * (src/cli/run-cli.ts: Nest and the feature command modules the command line names) on demand.
+ * Exit codes: 0 ok, 1 failure, 2 usage error.
  */
 const answer = fastAnswer(process.argv.slice(2), PACKAGE_VERSION);
 if (answer !== undefined) {

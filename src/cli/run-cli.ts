@@ -56,14 +56,18 @@ export function commanderOf(app: INestApplicationContext): Command {
 }
 
 /**
- * Builds the one CLI container ({@link CliModule}) without running a command, names the root
+ * Builds the CLI container ({@link CliModule}) without running a command, names the root
  * `superqode` and gives every subcommand the root's exit handling (commander does not pass
  * `exitOverride` down to commands built separately, so their usage errors exited 1).
+ * @param options - nest-commander options; default {@link CLI_OPTIONS}.
+ * @param words - The command line (`process.argv.slice(2)`): only the feature modules of the
+ *   command it names are loaded (`CliModule.for`); omitted: every command.
  */
 export async function createCli(
   options: CommandFactoryRunOptions = CLI_OPTIONS,
+  words?: readonly string[],
 ): Promise<INestApplicationContext> {
-  const app = await CommandFactory.createWithoutRunning(CliModule, options);
+  const app = await CommandFactory.createWithoutRunning(CliModule.for(words), options);
   const root = commanderOf(app).name('superqode');
   if (options.errorHandler) exitOverrideEverywhere(root, options.errorHandler);
   return app;
@@ -78,9 +82,12 @@ export function exitOverrideEverywhere(
   root.commands.forEach((cmd) => exitOverrideEverywhere(cmd, handler));
 }
 
-/** Runs the command `argv` names (`process.argv` shape) in the CLI container, then closes it. */
+/**
+ * Runs the command `argv` names (`process.argv` shape) in a container of that command's feature
+ * modules only, then closes it.
+ */
 export async function runCli(argv: string[] = process.argv): Promise<void> {
-  const app = await createCli();
+  const app = await createCli(CLI_OPTIONS, argv.slice(2));
   try {
     await app.get(CommandRunnerService).run(argv);
   } finally {

@@ -1,7 +1,7 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import Redis from 'ioredis';
+import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type Redis from 'ioredis';
 import type { BoundedThrottlerStorage } from './bounded-throttler.storage';
 
 /** Injection token of the counter store the throttler guard uses (Redis or this instance's). */
@@ -42,7 +42,15 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     url: string,
     private readonly local: BoundedThrottlerStorage,
   ) {
-    this.redis = new Redis(url, {
+    // Loaded here: only a server configured with Redis loads ioredis (issue #13).
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { default: RedisClient } = require('ioredis') as { default: typeof Redis };
+    const { ThrottlerStorageRedisService: RedisStorage } =
+      require('@nest-lab/throttler-storage-redis') as {
+        ThrottlerStorageRedisService: typeof ThrottlerStorageRedisService;
+      };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    this.redis = new RedisClient(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: CONNECT_TIMEOUT_MS,
@@ -62,7 +70,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
       this.redis.once('ready', settle);
       this.redis.once('error', settle);
     });
-    this.shared = new ThrottlerStorageRedisService(this.redis);
+    this.shared = new RedisStorage(this.redis);
     this.logger.log(`Rate limits shared by all instances in Redis ${redactRedisUrl(url)}`);
   }
 

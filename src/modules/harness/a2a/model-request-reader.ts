@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { generateText } from 'ai';
 import type { ConfigType } from '@nestjs/config';
 import { shortlistConfig } from '../../../config/namespaces';
 import { constraintsPrompt, parseModelConstraints } from '../../shortlist/model-constraints';
 import type { ModelConstraints } from '../../shortlist/model-constraints';
 import { ShortlistRequestReader } from '../../shortlist/shortlist-request-reader';
 import { HarnessModelResolver } from '../providers/harness-model.resolver';
+import { aiSdk } from '../providers/ai-sdk.loader';
 import { selectModel } from '../providers/model-selection';
 import { HarnessRuntime } from './harness-runtime';
 
@@ -34,7 +34,7 @@ export class ModelRequestReader extends ShortlistRequestReader {
   async read(text: string): Promise<ModelConstraints> {
     const selection = selectModel(this.runtime.model, this.runtime.spec.model_policy.primary);
     const { model } = this.models.resolve(selection);
-    const result = await generateText({
+    const result = await aiSdk.core().generateText({
       model,
       system: constraintsPrompt(),
       prompt: text.slice(0, MAX_REQUEST_CHARS),

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { withCommandContext } from '../../../cli/command-context';
 import { HARNESS_DEFAULT_STORE_PATH } from '../harness.constants';
-import { HarnessModule } from '../harness.module';
-import { HarnessLedgerService } from '../ledger/harness-ledger.service';
+import type { HarnessModule } from '../harness.module';
+import type { HarnessLedgerService } from '../ledger/harness-ledger.service';
 import { HarnessError } from '../protocol/harness-protocol.errors';
-import { HarnessProtocolController } from '../protocol/harness-protocol';
+import type { HarnessProtocolController } from '../protocol/harness-protocol';
 import { HarnessSpecError } from '../spec/harness-spec.errors';
 
 /** Exit codes of the harness commands (2, a usage error, comes from commander). */
@@ -53,17 +53,30 @@ export async function withHarness<T>(
   storePath: string,
   work: (api: HarnessCliApi) => Promise<T>,
 ): Promise<T> {
+  // Loaded here, not at module load: `harness validate` needs neither the ledger (TypeORM) nor
+  // the run loop (issue #13).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { HarnessModule: Harness } = require('../harness.module') as {
+    HarnessModule: typeof HarnessModule;
+  };
+  const { HarnessLedgerService: Ledger } = require('../ledger/harness-ledger.service') as {
+    HarnessLedgerService: typeof HarnessLedgerService;
+  };
+  const { HarnessProtocolController: Controller } = require('../protocol/harness-protocol') as {
+    HarnessProtocolController: typeof HarnessProtocolController;
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return withCommandContext(
-    HarnessModule.forRoot({ storePath }),
+    Harness.forRoot({ storePath }),
     async (app) => {
-      const ledger = app.get(HarnessLedgerService);
+      const ledger = app.get(Ledger);
       // This process owns the runs it executes: keep their leases so a server sharing the ledger
       // does not take them for orphans.
       const heartbeat = setInterval(() => {
         ledger.renewRunLeases(Date.now()).catch(() => undefined);
       }, CLI_RUN_HEARTBEAT_MS).unref();
       try {
-        return await work({ controller: app.get(HarnessProtocolController), ledger });
+        return await work({ controller: app.get(Controller), ledger });
       } finally {
         clearInterval(heartbeat);
       }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { CommandRunner, Option, SubCommand } from 'nest-commander';
-import { InvalidFlagError } from '../../auth/commands/a2a-keys.command';
+import { InvalidFlagError } from '../../auth/commands/invalid-flag.error';
 import type { HarnessEvent } from '../protocol/harness-events';
 import type { HarnessApprovalDecision } from '../protocol/harness-events';
 import { HARNESS_PROVIDER_IDS, isHarnessProviderId } from '../providers/model-selection';

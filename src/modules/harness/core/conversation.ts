@@ -1,5 +1,5 @@
-import { modelMessageSchema } from 'ai';
 import type { ModelMessage, ToolResultPart } from 'ai';
+import { aiSdk } from '../providers/ai-sdk.loader';
 import type {
   HarnessEvent,
   HarnessEventDataMap,
@@ -73,7 +73,7 @@ function closeDanglingCalls(messages: ModelMessage[]): void {
 /** Stored model messages that still satisfy the AI SDK schema (others are dropped). */
 function validMessages(raw: unknown[]): ModelMessage[] {
   return raw.flatMap((m) => {
-    const parsed = modelMessageSchema.safeParse(m);
+    const parsed = aiSdk.core().modelMessageSchema.safeParse(m);
     return parsed.success ? [parsed.data] : [];
   });
 }

@@ -1,6 +1,6 @@
-import { streamText, tool } from 'ai';
 import type { LanguageModelUsage, ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import type { HarnessUsage } from '../protocol/harness-events';
+import { aiSdk } from '../providers/ai-sdk.loader';
 import type { ResolvedModel } from '../providers/harness-model.resolver';
 import type { HarnessTool } from '../tools/harness-tool';
 import type { RunRecorder } from './run-recorder';
@@ -40,7 +40,10 @@ export function toUsage(usage: LanguageModelUsage | undefined): HarnessUsage {
 /** Tool definitions for the model, without `execute`: the run loop runs tools itself. */
 export function toolSet(tools: HarnessTool[]): ToolSet {
   return Object.fromEntries(
-    tools.map((t) => [t.name, tool({ description: t.description, inputSchema: t.inputSchema })]),
+    tools.map((t) => [
+      t.name,
+      aiSdk.core().tool({ description: t.description, inputSchema: t.inputSchema }),
+    ]),
   );
 }
 
@@ -86,7 +89,7 @@ async function consume(
 /** Starts the AI SDK stream of one model call (one step; tools without `execute`). */
 function startStream(messages: ModelMessage[], scope: ModelTurnScope) {
   const { settings } = scope;
-  return streamText({
+  return aiSdk.core().streamText({
     model: scope.model.model,
     system: settings.system,
     messages,

@@ -1,11 +1,7 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Injectable } from '@nestjs/common';
-import { APICallError, RetryError } from 'ai';
 import type { LanguageModel } from 'ai';
 import { HarnessProviderError } from '../protocol/harness-protocol.errors';
+import { aiSdk } from './ai-sdk.loader';
 import { HarnessProviderConfig, KEY_REQUIRED } from './harness-provider.config';
 import { EXAMPLE_COMPATIBLE_BASE_URL } from './model-selection';
 import type { ResolvedModelSelection } from './model-selection';
@@ -49,7 +45,8 @@ export class HarnessModelResolver {
   constructor(private readonly config: HarnessProviderConfig) {}
 
   /**
-   * The AI SDK model for a validated selection. Makes no network call.
+   * The AI SDK model for a validated selection (loads that provider's package on first use).
+   * Makes no network call.
    * @throws {HarnessProviderError} The provider needs an API key and its variable is unset;
    *   the message says which variable to export, or how to use a local server instead.
    */
@@ -65,13 +62,16 @@ export class HarnessModelResolver {
     const baseURL = selection.baseUrl ?? undefined;
     switch (provider) {
       case 'openai':
-        return { selection, model: createOpenAI({ apiKey, baseURL })(id) };
+        return { selection, model: aiSdk.openai().createOpenAI({ apiKey, baseURL })(id) };
       case 'anthropic':
-        return { selection, model: createAnthropic({ apiKey, baseURL })(id) };
+        return { selection, model: aiSdk.anthropic().createAnthropic({ apiKey, baseURL })(id) };
       case 'google':
-        return { selection, model: createGoogleGenerativeAI({ apiKey, baseURL })(id) };
+        return {
+          selection,
+          model: aiSdk.google().createGoogleGenerativeAI({ apiKey, baseURL })(id),
+        };
       case 'openai-compatible': {
-        const compatible = createOpenAICompatible({
+        const compatible = aiSdk.openaiCompatible().createOpenAICompatible({
           name: 'openai-compatible',
           baseURL: baseURL ?? EXAMPLE_COMPATIBLE_BASE_URL,
           apiKey,
@@ -89,6 +89,7 @@ export class HarnessModelResolver {
    * @param selection - The model that was called.
    */
   describeError(err: unknown, selection: ResolvedModelSelection): string {
+    const { APICallError, RetryError } = aiSdk.core();
     const cause = RetryError.isInstance(err) ? err.lastError : err;
     const { provider, model } = selection;
     if (cause instanceof HarnessProviderError) return cause.message;

@@ -1,5 +1,5 @@
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { redactDatabaseUrl } from '../../../common/database/database-url';
 import type { BatchNotifications } from '../postgres-batch-upsert';
 import { TaskEventChannel, taskKeyString } from './task-event-channel';
@@ -124,7 +124,10 @@ export class PostgresTaskEventChannel
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.url });
+    // Loaded here: only a server on PostgreSQL loads pg (issue #13).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Client: PgClient } = require('pg') as { Client: typeof Client };
+    const client = new PgClient({ connectionString: this.url });
     client.on('notification', (n) => {
       if (n.channel !== CLUSTER_CHANNEL || !n.payload) return;
       try {

@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { CommandRunner, Option, SubCommand } from 'nest-commander';
 import { withCommandContext } from '../../../cli/command-context';
 import { A2aConfigModule } from '../../../config/a2a-config.module';
-import { ConfiguredTasksModule } from '../configured-tasks.module';
-import { TasksService } from '../tasks.service';
+import type { ConfiguredTasksModule } from '../configured-tasks.module';
+import type { TasksService } from '../tasks.service';
 
 /** Flags of `superqode a2a reconcile`. */
 interface ReconcileOptions {
@@ -23,16 +23,26 @@ interface ReconcileOptions {
 })
 export class ReconcileTasksCommand extends CommandRunner {
   async run(_args: string[], options: ReconcileOptions = {}): Promise<void> {
+    // Loaded here, not at module load: the client's `a2a` group lists this command, and
+    // `a2a list` must not load TypeORM (issue #13).
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { ConfiguredTasksModule: Tasks } = require('../configured-tasks.module') as {
+      ConfiguredTasksModule: typeof ConfiguredTasksModule;
+    };
+    const { TasksService: Service } = require('../tasks.service') as {
+      TasksService: typeof TasksService;
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
     @Module({
       imports: [
         A2aConfigModule.forRoot({ SUPERQODE_A2A_TASK_STORE_PATH: options.taskStore }),
-        ConfiguredTasksModule,
+        Tasks,
       ],
     })
     class ReconcileModule {}
     await withCommandContext(ReconcileModule, async (ctx) => {
       const { tasks: found } = await ctx
-        .get(TasksService)
+        .get(Service)
         .failOrphaned({ dryRun: options.dryRun === true });
       for (const t of found) {
         const run = t.runId ? ` run=${t.runId}` : '';

@@ -48,7 +48,7 @@ export function redactedArgs(args: readonly string[]): string[] | undefined {
  * Hides secret flag values from other local users: on Linux, `/proc/PID/cmdline` (what `ps`
  * shows) is readable by every user, and Node's `process.title` setter rewrites that memory. The
  * title becomes `superqode <args>` with {@link redactedArgs}; nothing changes when no secret flag
- * was given. The value is visible for the few milliseconds before this runs, so the environment
+ * was given. The value is visible until this runs (Node's start-up, ~150 ms), so the environment
  * variables (`SUPERQODE_A2A_TOKEN`, `SUPERQODE_A2A_DATABASE_URL`, …; `/proc/PID/environ` is
  * readable by the same user only) stay the way to pass secrets (docs/security.md).
  * @returns true when the title was rewritten.

@@ -17,13 +17,16 @@ type CommandFactoryRunOptions = Extract<
 export { CLI_EXIT } from './exit-codes';
 
 /**
- * The exit code for a commander exit: help and version 0, anything else commander reports
- * (unknown option or command, missing argument or option, bad choice) is a usage error, 2.
+ * The exit code for a commander exit: help asked for (`--help`, `help [command]`) and version 0;
+ * anything else commander reports (unknown option or command, missing argument or option, bad
+ * choice, a command group without its subcommand: help shown as an error) is a usage error, 2.
  */
-export function commanderExitCode(err: Error & { code?: string }): number {
-  return err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
-    ? CLI_EXIT.ok
-    : CLI_EXIT.usage;
+export function commanderExitCode(err: Error & { code?: string; exitCode?: number }): number {
+  const asked =
+    err.code === 'commander.helpDisplayed' ||
+    err.code === 'commander.version' ||
+    (err.code === 'commander.help' && err.exitCode === 0);
+  return asked ? CLI_EXIT.ok : CLI_EXIT.usage;
 }
 
 /** Ends the process for a commander exit; commander has printed its own message already. */

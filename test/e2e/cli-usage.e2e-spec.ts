@@ -87,6 +87,11 @@ describe('superqode usage errors (one CLI container, in process): every command 
     }
   });
 
+  it('the help command exits 0, as --help does', async () => {
+    expect(await exitOf(['help'])).toBe(0);
+    expect(await exitOf(['help', 'a2a'])).toBe(0);
+  });
+
   it('an unknown command exits 2', async () => {
     expect(await exitOf(['no-such-command'])).toBe(2);
     // A group's own action answers an unknown subcommand: usage on stdout, exit code 2.

@@ -53,6 +53,15 @@ describe('Agent Card discovery and caching (A2A §8.2, RFC 9110 §13)', () => {
     },
   );
 
+  it('a spelling of the card path the router matches (%2e) carries the same A2A-Version header', async () => {
+    const canonical = await get(server.url + PATHS[0]);
+    const spelled = await get(server.url + '/%2ewell-known/agent-card.json');
+    expect(spelled.status).toBe(200);
+    expect(canonical.headers.get('a2a-version')).toBe('0.3');
+    expect(spelled.headers.get('a2a-version')).toBe(canonical.headers.get('a2a-version'));
+    expect(spelled.headers.get('etag')).toBe(canonical.headers.get('etag'));
+  });
+
   it('with A2A-Version: 1.0 serves the strict 1.0 card, its own ETag, Vary: A2A-Version', async () => {
     const strict = await get(server.url + PATHS[0], { 'A2A-Version': '1.0' });
     const dual = await get(server.url + PATHS[0]);

@@ -112,7 +112,13 @@ function setResponseHeaders(
  * @see A2A specification §3.6.2 (an absent version means 0.3).
  */
 export function negotiatedVersion(request: FastifyRequest, legacyV03: boolean): string | undefined {
-  return versionServed(requestedA2aVersion(request), request.method, request.url, legacyV03);
+  // The card route the router matched, however the target spelled it (`/%2ewell-known/…`).
+  const route = request.routeOptions.url;
+  const target =
+    route !== undefined && (AGENT_CARD_PATHS as readonly string[]).includes(route)
+      ? route
+      : request.url;
+  return versionServed(requestedA2aVersion(request), request.method, target, legacyV03);
 }
 
 /**

@@ -10,6 +10,13 @@ export const AGENT_CARD_PATHS = [
   '/.well-known/agent.json',
 ] as const;
 
+const CARD_PATHS: ReadonlySet<string> = new Set(AGENT_CARD_PATHS);
+
+/** True when `path` (no query) is one of {@link AGENT_CARD_PATHS}. */
+export function isAgentCardPath(path: string): boolean {
+  return CARD_PATHS.has(path);
+}
+
 /** Path of the icon the card's `iconUrl` points at (served by this process, never gated). */
 export const ICON_PATH = '/icon.svg';
 

@@ -4,10 +4,8 @@ import { a2aVersionOf } from '../../common/http/a2a-version';
 import type { HttpObserve } from '../observability/http-observer';
 import { GuardPolicy, guardVerdict } from '../transport/http/guard-policy';
 import { EXPOSE_HEADERS, versionServed } from '../transport/http/request-guards';
-import { AGENT_CARD_PATHS } from './agent-card.constants';
+import { isAgentCardPath } from './agent-card.constants';
 import type { AgentCardRoutes, CardReply } from './agent-card.routes';
-
-const CARD_PATHS = new Set<string>(AGENT_CARD_PATHS);
 
 /** What the card served before routing needs: the guards' policy, the card, the observer. */
 export interface CardFastPathDeps {
@@ -66,7 +64,7 @@ function served(deps: CardFastPathDeps, req: IncomingMessage, res: ServerRespons
 function serveCard(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResponse): boolean {
   const method = req.method ?? '';
   const url = req.url ?? '';
-  if ((method !== 'GET' && method !== 'HEAD') || !CARD_PATHS.has(url)) return false;
+  if ((method !== 'GET' && method !== 'HEAD') || !isAgentCardPath(url)) return false;
   const headers = req.headers;
   if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined)
     return false;

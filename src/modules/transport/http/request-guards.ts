@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
-import { AGENT_CARD_PATHS } from '../../agent-card/agent-card.constants';
+import { isAgentCardPath } from '../../agent-card/agent-card.constants';
 import { isLegacyRequest } from '../json-rpc/json-rpc-exception.filter';
 import { BindingSocket, SOCKET_BINDING, bindingOf, sendBindingError } from './binding-errors';
 import { GuardPolicy, GuardSettings, guardPolicyOf, guardVerdict } from './guard-policy';
@@ -114,10 +114,7 @@ function setResponseHeaders(
 export function negotiatedVersion(request: FastifyRequest, legacyV03: boolean): string | undefined {
   // The card route the router matched, however the target spelled it (`/%2ewell-known/…`).
   const route = request.routeOptions.url;
-  const target =
-    route !== undefined && (AGENT_CARD_PATHS as readonly string[]).includes(route)
-      ? route
-      : request.url;
+  const target = route !== undefined && isAgentCardPath(route) ? route : request.url;
   return versionServed(requestedA2aVersion(request), request.method, target, legacyV03);
 }
 
@@ -132,7 +129,7 @@ export function versionServed(
   legacyV03: boolean,
 ): string | undefined {
   if (requested === '1.0') return '1.0';
-  const card = (AGENT_CARD_PATHS as readonly string[]).includes(url.split('?', 1)[0]);
+  const card = isAgentCardPath(url.split('?', 1)[0]);
   if (card && requested === undefined && !legacyV03) return '1.0'; // the strict card
   const legacyRoute = card || bindingOf(method, url) === 'JSONRPC';
   return legacyRoute && isLegacyRequest(requested, legacyV03) ? '0.3' : undefined;

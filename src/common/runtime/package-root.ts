@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 
 /**
  * The package root (the nearest ancestor of this file holding package.json): where `data/`,
- * `assets/` and package.json live, whether the code runs from `src/` (ts-jest), `dist/` or a
+ * `assets/` and package.json live, whether the code runs from `src/` (jest), `dist/` or a
  * tools build (`dist-tools/src/…`).
  * @throws {Error} No package.json above this file (a broken install).
  */

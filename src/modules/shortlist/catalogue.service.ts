@@ -6,7 +6,7 @@ import { packagePath } from '../../common/runtime/package-root';
 
 /**
  * Where the shipped catalogue lives: `<package root>/data/hub-catalogue.json`. Resolved from
- * this file's directory, which is `src/modules/shortlist` under ts-jest and
+ * this file's directory, which is `src/modules/shortlist` under jest and
  * `dist/modules/shortlist` after `tsc -p tsconfig.build.json`; both are three levels deep.
  */
 export const DEFAULT_CATALOGUE_PATH = packagePath('data', 'hub-catalogue.json');

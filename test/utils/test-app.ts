@@ -22,16 +22,41 @@ export interface TestServer {
   close(opts?: { keepDir?: boolean }): Promise<void>;
 }
 
-/** A free TCP port on 127.0.0.1 (asks the OS, then releases it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports each jest worker draws from: below Linux's ephemeral range (32768–60999) and above every
+ * port the Fetch standard's "bad port" list blocks (the highest is 10080: fetch() refuses it).
+ */
+const PORTS_PER_WORKER = 1000;
+const FIRST_PORT = 10100;
+const WORKER_SLOTS = Math.floor((32768 - FIRST_PORT) / PORTS_PER_WORKER);
+let nextPortOffset = Math.floor(Math.random() * PORTS_PER_WORKER);
+
+/** Resolves true when nothing listens on 127.0.0.1:`port` (binds it, then releases it). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free TCP port on 127.0.0.1 for a server a test starts next.
+ * Not an OS-assigned ephemeral port: the OS hands a released ephemeral port to the next
+ * `listen(0)` or outgoing connection of any process, so with suites side by side another worker
+ * could take it between this probe and the server's listen. Each jest worker (`JEST_WORKER_ID`)
+ * draws from its own block of 1000 ports in 10100–32099, which no other worker and no ephemeral
+ * allocation uses; calls in one file take successive ports of the block, skipping any in use.
+ * @throws {Error} when every port of the worker's block is in use.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const block = FIRST_PORT + ((worker - 1) % WORKER_SLOTS) * PORTS_PER_WORKER;
+  for (let tries = 0; tries < PORTS_PER_WORKER; tries++) {
+    const port = block + (nextPortOffset++ % PORTS_PER_WORKER);
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error(`no free port in ${block}–${block + PORTS_PER_WORKER - 1}`);
 }
 
 /**

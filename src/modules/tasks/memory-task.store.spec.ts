@@ -116,4 +116,26 @@ describe(MemoryTaskStore.name, () => {
     ).toHaveLength(6);
     expect(() => new MemoryTaskStore({ maxTasks: 0 })).toThrow('maxTasks');
   });
+
+  it('keeps a save at once; the saves of one event-loop turn resolve together, after it', async () => {
+    const store = new MemoryTaskStore();
+    const order: string[] = [];
+    setImmediate(() => order.push('check phase'));
+    const first = store.save(aTask('t-1', { seconds: 1 }), alice);
+    const second = store.save(aTask('t-2', { seconds: 2 }), alice);
+    expect(second).toBe(first);
+    void first.then(() => order.push('saved'));
+    expect((await store.load('t-2', alice))?.id).toBe('t-2');
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    await first;
+    expect(order).toEqual(['check phase', 'saved']);
+    const later = store.save(aTask('t-3', { seconds: 3 }), alice);
+    expect(later).not.toBe(first);
+    await later;
+    const noId = aTask('t-4', { seconds: 4 });
+    (noId as { id: unknown }).id = undefined;
+    await expect(store.save(noId, alice)).rejects.toThrow('task has no id');
+    expect(ids(await store.list(listReq(), alice))).toEqual(['t-3', 't-2', 't-1']);
+  });
 });

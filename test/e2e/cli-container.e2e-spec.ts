@@ -95,8 +95,8 @@ describe('superqode builds one CLI container per command line (built CLI, spawne
   });
 });
 
-describe('the server loads the AI SDK, ioredis and pg only when it uses them (issue #13)', () => {
-  it('requiring dist/app.module loads neither `ai`, an @ai-sdk provider, ioredis nor pg', () => {
+describe('the server loads the AI SDK, ioredis, pg, yaml and fast-glob only when it uses them (issue #13)', () => {
+  it('requiring dist/app.module loads none of `ai`, the @ai-sdk providers, ioredis, pg, yaml, fast-glob', () => {
     requireBuiltCli();
     const script =
       'require(process.argv[1]); process.stdout.write(JSON.stringify(Object.keys(require.cache)));';
@@ -107,7 +107,7 @@ describe('the server loads the AI SDK, ioredis and pg only when it uses them (is
     expect(r.status).toBe(0);
     const modules = JSON.parse(r.stdout) as string[];
     expect(modules.length).toBeGreaterThan(100);
-    const unused = /node_modules\/(ai|@ai-sdk\/[^/]+|ioredis|pg)\//;
+    const unused = /node_modules\/(ai|@ai-sdk\/[^/]+|ioredis|pg|yaml|fast-glob)\//;
     expect(modules.filter((m) => unused.test(m))).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { HarnessSpecError, HarnessSpecErrorCode } from './harness-spec.errors';
 import { deepMerge, isRawObject, type RawObject, valueAt } from './harness-spec.merge';
@@ -98,8 +97,17 @@ function readSpecFile(file: string, display: string): string {
   }
 }
 
+/**
+ * `yaml`, loaded when a spec is first parsed (issue #13: 72 modules a server with the harness off
+ * and every command that reads no spec never needs).
+ */
+function yaml(): typeof import('yaml') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy by design
+  return require('yaml') as typeof import('yaml');
+}
+
 function parseRaw(text: string, source: string): RawObject {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) {
     const lines = doc.errors.map(
       (e) => `${source}: invalid YAML/JSON: ${e.message.split('\n')[0]}`,

@@ -1,7 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isServerFile } from '../sandbox/sandbox-host';
-import fg from 'fast-glob';
 import { z } from 'zod';
 import { workingRoot } from './confine';
 import { decidePermission } from './permission';
@@ -38,6 +37,9 @@ export const globTool = defineTool({
     const insideDir = directoryCheck(root);
     const found: string[] = [];
     let more = false;
+    // fast-glob (with micromatch, ~50 modules) loaded on the first glob call, not with the harness.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy by design (issue #13)
+    const fg = require('fast-glob') as typeof import('fast-glob');
     const stream = fg.stream(input.pattern, {
       cwd: root,
       followSymbolicLinks: false,

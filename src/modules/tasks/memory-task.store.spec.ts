@@ -117,6 +117,17 @@ describe(MemoryTaskStore.name, () => {
     expect(() => new MemoryTaskStore({ maxTasks: 0 })).toThrow('maxTasks');
   });
 
+  it('prunes by last save, as the durable retention does: a saved-again task is kept', async () => {
+    const store = new MemoryTaskStore({ maxTasks: 2 });
+    const done = (id: string, seconds: number) =>
+      aTask(id, { seconds, state: TaskState.TASK_STATE_COMPLETED });
+    await store.save(done('a', 1), alice);
+    await store.save(done('b', 2), alice);
+    await store.save(done('a', 1), alice);
+    await store.save(aTask('w', { seconds: 0 }), alice);
+    expect(ids(await store.list(listReq(), alice))).toEqual(['a', 'w']);
+  });
+
   it('keeps a save at once; the saves of one event-loop turn resolve together, after it', async () => {
     const store = new MemoryTaskStore();
     const order: string[] = [];

@@ -19,9 +19,10 @@ export const RETENTION_SLACK = 0.1;
 /** Construction options of {@link MemoryTaskStore}. */
 export interface MemoryTaskStoreOptions {
   /**
-   * Task cap (positive integer) over all tenants and owners. Past 10% over, the oldest tasks by
-   * status timestamp are dropped down to the cap, terminal states (completed, failed, canceled,
-   * rejected) before any other. Default none.
+   * Task cap (positive integer) over all tenants and owners. Past 10% over, the least recently
+   * saved tasks are dropped down to the cap, terminal states (completed, failed, canceled,
+   * rejected) before any other: the order the durable stores' retention deletes in (by last
+   * save), except that those never delete unfinished tasks. Default none.
    */
   maxTasks?: number | null;
   /** Owner of a call; default the SDK's `resolveUserScope` (`user.userName || 'unknown'`). */
@@ -103,7 +104,8 @@ export class MemoryTaskStore implements TaskStore {
   private readonly maxTasks: number | null;
   private readonly maxPageSize: number;
   private readonly maxListReplyBytes: number;
-  private count = 0;
+  /** Every row by scoped task key, least recently saved first (a save moves its row last). */
+  private readonly bySave = new Map<string, KeptRow>();
   /** What the saves of the current event-loop turn resolve with (see {@link save}). */
   private turnSaved: Promise<void> | undefined;
 
@@ -160,8 +162,10 @@ export class MemoryTaskStore implements TaskStore {
     if (!rows) this.scopes.set(key, (rows = new Map()));
     const previous = rows.get(row.id);
     if (previous) row.createdAtMs = previous.createdAtMs;
-    else this.count++;
     rows.set(row.id, row);
+    const saved = savedKey(key, row.id);
+    this.bySave.delete(saved);
+    this.bySave.set(saved, row);
     if (this.maxTasks !== null) this.enforceRetention(this.maxTasks);
   }
 
@@ -206,24 +210,35 @@ export class MemoryTaskStore implements TaskStore {
     return { tenant: context.tenant ?? '', owner: this.ownerResolver(context) };
   }
 
-  /** Drops the oldest tasks (terminal ones first) once more than 10% over the cap. */
+  /**
+   * Once more than 10% over the cap, drops the least recently saved terminal tasks down to the
+   * cap, then, if unfinished tasks alone are still over it, the least recently saved of those.
+   * Walks the save order from its oldest end: work proportional to the rows dropped and the
+   * unfinished rows passed over, never a sort of the whole store.
+   */
   private enforceRetention(maxTasks: number): void {
-    if (this.count <= Math.floor(maxTasks * (1 + RETENTION_SLACK))) return;
-    const all = [...this.scopes.values()].flatMap((rows) => [...rows.values()]);
-    all.sort(pruneFirst);
-    for (const row of all.slice(0, all.length - maxTasks)) {
-      const key = scopeKey(row);
-      const rows = this.scopes.get(key);
-      rows?.delete(row.id);
-      if (rows?.size === 0) this.scopes.delete(key);
+    if (this.bySave.size <= Math.floor(maxTasks * (1 + RETENTION_SLACK))) return;
+    for (const terminalOnly of [true, false]) {
+      for (const [saved, row] of this.bySave) {
+        if (this.bySave.size <= maxTasks) break;
+        if (terminalOnly && !TERMINAL.has(row.statusState ?? '')) continue;
+        this.bySave.delete(saved);
+        const key = scopeKey(row);
+        const rows = this.scopes.get(key);
+        rows?.delete(row.id);
+        if (rows?.size === 0) this.scopes.delete(key);
+      }
     }
-    this.count = Math.min(all.length, maxTasks);
-    this.logger.debug(`Pruned the memory task store down to ${this.count} tasks.`);
+    this.logger.debug(`Pruned the memory task store down to ${this.bySave.size} tasks.`);
   }
 }
 
 function scopeKey(scope: TaskScope): string {
   return `${scope.tenant}\u0000${scope.owner}`;
+}
+
+function savedKey(scope: string, id: string): string {
+  return `${scope}\u0000${id}`;
 }
 
 function selects(s: ListSelection, r: KeptRow): boolean {
@@ -244,14 +259,5 @@ function isBefore(r: KeptRow, cursor: { timestampMs: number; id: string }): bool
   return (
     r.statusTimestampMs < cursor.timestampMs ||
     (r.statusTimestampMs === cursor.timestampMs && r.id < cursor.id)
-  );
-}
-
-/** Pruning order: terminal states first, then oldest status timestamp, then id. */
-function pruneFirst(a: KeptRow, b: KeptRow): number {
-  const ta = TERMINAL.has(a.statusState ?? '') ? 0 : 1;
-  const tb = TERMINAL.has(b.statusState ?? '') ? 0 : 1;
-  return (
-    ta - tb || a.statusTimestampMs - b.statusTimestampMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
 }

@@ -25,12 +25,20 @@ const KEEP_BUS_ALIVE: ReadonlySet<TaskState> = new Set([
  * paths: a rejection becomes a FAILED status (after a synthetic Task when none was published), and
  * once it settles the bus is finished and dropped unless the last state is INPUT_REQUIRED or
  * AUTH_REQUIRED (follow-up turns and subscribers share it).
+ * The bus is finished and dropped only once `durable()` (the execution's last state saved) has
+ * settled: until then CancelTask and SubscribeToTask find the execution and answer from its live
+ * state. Dropped earlier, they would read the store's older state while the last save waits
+ * behind an earlier one, and a CancelTask could write CANCELED over a task whose COMPLETED save
+ * then lands (found in review; the saves of one event-loop turn resolve together, in the next
+ * check phase).
+ * @param durable - Resolves (or rejects: the store failed) once the last state is stored.
  */
 export function runExecution(
   executor: AgentExecutor,
   buses: ExecutionEventBusManager,
   bus: ExecutionEventBus,
   request: RequestContext,
+  durable: () => Promise<void>,
 ): void {
   let lastTask: Task | undefined;
   let lastState: TaskState | undefined;
@@ -68,8 +76,12 @@ export function runExecution(
     .finally(() => {
       bus.off('event', track);
       if (lastState !== undefined && KEEP_BUS_ALIVE.has(lastState)) return;
-      bus.finished();
-      buses.cleanupByTaskId(request.taskId, request.context);
+      void durable()
+        .catch(() => undefined)
+        .then(() => {
+          bus.finished();
+          buses.cleanupByTaskId(request.taskId, request.context);
+        });
     });
 }
 

@@ -12,6 +12,7 @@ import {
   ServerCallContext,
 } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { MemoryTaskStore } from '../tasks/memory-task.store';
 import { PendingTaskWrites } from '../tasks/pending-task-writes';
 import { LeanExecutions } from './lean-executions';
 
@@ -195,5 +196,51 @@ describe(LeanExecutions.name, () => {
     const got = await core.cancelTask({ id, tenant: '', metadata: {} }, ctx);
     expect(got.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect((await store.load(id, ctx))?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('a CancelTask before the last state is stored is refused: the execution stays live until then', async () => {
+    // MemoryTaskStore resolves saves in the next check phase; the follow-up's COMPLETED save waits
+    // behind its WORKING save, and the cancel comes within the same pass of the event loop.
+    const memory = new MemoryTaskStore();
+    const status = (taskId: string, state: TaskState) =>
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: 'ctx-1',
+        metadata: {},
+        status: { state, message: undefined, timestamp: '' },
+      });
+    let turns = 0;
+    const executor: AgentExecutor = {
+      async execute(request: RequestContext, bus: ExecutionEventBus) {
+        if (turns++ === 0) {
+          bus.publish(AgentEvent.task(aTask(request.taskId, TaskState.TASK_STATE_WORKING)));
+          bus.publish(status(request.taskId, TaskState.TASK_STATE_INPUT_REQUIRED));
+          return;
+        }
+        bus.publish(status(request.taskId, TaskState.TASK_STATE_WORKING));
+        for (let i = 0; i < 5; i++) await Promise.resolve();
+        bus.publish(status(request.taskId, TaskState.TASK_STATE_COMPLETED));
+      },
+      cancelTask: () => Promise.resolve(),
+    };
+    const core = new LeanExecutions(
+      { capabilities: { streaming: true } as never },
+      memory,
+      executor,
+      new DefaultExecutionEventBusManager(),
+      new PendingTaskWrites(),
+    );
+    const first = (await core.sendMessage(
+      { tenant: '', message: userMessage() } as never,
+      ctx,
+    )) as Task;
+    const followUp = { ...userMessage(), taskId: first.id };
+    const reply = core.sendMessage({ tenant: '', message: followUp } as never, ctx);
+    for (let i = 0; i < 200; i++) await Promise.resolve();
+    await expect(
+      core.cancelTask({ id: first.id, tenant: '', metadata: {} }, ctx),
+    ).rejects.toBeInstanceOf(TaskNotCancelableError);
+    expect(((await reply) as Task).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await memory.load(first.id, ctx))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 });

@@ -82,7 +82,7 @@ export class LeanExecutions {
     const historyLength = params.configuration?.historyLength;
     const turn = await this.turns.begin(params, context);
     const queue = new ExecutionEventQueue(turn.bus);
-    runExecution(this.executor, this.buses, turn.bus, turn.request);
+    runExecution(this.executor, this.buses, turn.bus, turn.request, () => turn.live.flush());
     return new Promise<Message | Task>((resolve, reject) => {
       let answered = false;
       const answer = (result: Message | Task): void => {
@@ -135,7 +135,7 @@ export class LeanExecutions {
     const historyLength = params.configuration?.historyLength;
     const turn = await this.turns.begin(params, context);
     const queue = new ExecutionEventQueue(turn.bus);
-    runExecution(this.executor, this.buses, turn.bus, turn.request);
+    runExecution(this.executor, this.buses, turn.bus, turn.request, () => turn.live.flush());
     let pattern: StreamPattern = 'undetermined';
     try {
       for await (const event of queue.events()) {

@@ -23,11 +23,13 @@ export interface TestServer {
 }
 
 /**
- * Ports each jest worker draws from: below Linux's ephemeral range (32768–60999) and above every
- * port the Fetch standard's "bad port" list blocks (the highest is 10080: fetch() refuses it).
+ * Ports each jest worker draws from: 20000–32767, below Linux's ephemeral range (32768–60999),
+ * above every port the Fetch standard's "bad port" list blocks (the highest is 10080: fetch()
+ * refuses it) and above the fixed ports tests bind (the OAuth redirect listeners on 19876 and
+ * 19877). 25 blocks of 500.
  */
-const PORTS_PER_WORKER = 1000;
-const FIRST_PORT = 10100;
+const PORTS_PER_WORKER = 500;
+const FIRST_PORT = 20000;
 const WORKER_SLOTS = Math.floor((32768 - FIRST_PORT) / PORTS_PER_WORKER);
 let nextPortOffset = Math.floor(Math.random() * PORTS_PER_WORKER);
 
@@ -45,8 +47,10 @@ function portIsFree(port: number): Promise<boolean> {
  * Not an OS-assigned ephemeral port: the OS hands a released ephemeral port to the next
  * `listen(0)` or outgoing connection of any process, so with suites side by side another worker
  * could take it between this probe and the server's listen. Each jest worker (`JEST_WORKER_ID`)
- * draws from its own block of 1000 ports in 10100–32099, which no other worker and no ephemeral
- * allocation uses; calls in one file take successive ports of the block, skipping any in use.
+ * draws from its own block of 500 ports in 20000–32499, which no ephemeral allocation and no
+ * other of the first 25 workers uses (a 26th shares the first worker's block, so with more
+ * workers than that the probe-then-listen race is back between those two); calls in one file
+ * take successive ports of the block, skipping any in use.
  * @throws {Error} when every port of the worker's block is in use.
  */
 export async function freePort(): Promise<number> {

@@ -26,6 +26,15 @@ const aTask = (id: string, state: TaskState): Task => ({
   history: [],
 });
 
+/** A status-update event of task `taskId` (no message, no timestamp). */
+const statusEvent = (taskId: string, state: TaskState) =>
+  AgentEvent.statusUpdate({
+    taskId,
+    contextId: 'ctx-1',
+    metadata: {},
+    status: { state, message: undefined, timestamp: '' },
+  });
+
 /** An executor that publishes a WORKING task and waits until cancelled. */
 function waitingExecutor(): AgentExecutor & { started: Promise<void> } {
   let started!: () => void;
@@ -38,14 +47,7 @@ function waitingExecutor(): AgentExecutor & { started: Promise<void> } {
       return new Promise<void>((resolve) => bus.on('finished', () => resolve()));
     },
     cancelTask(taskId: string, bus: ExecutionEventBus) {
-      bus.publish(
-        AgentEvent.statusUpdate({
-          taskId,
-          contextId: 'ctx-1',
-          metadata: {},
-          status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: '' },
-        }),
-      );
+      bus.publish(statusEvent(taskId, TaskState.TASK_STATE_CANCELED));
       bus.finished();
       return Promise.resolve();
     },
@@ -131,19 +133,7 @@ describe(LeanExecutions.name, () => {
     const paused: AgentExecutor = {
       execute(request: RequestContext, bus: ExecutionEventBus) {
         bus.publish(AgentEvent.task(aTask(request.taskId, TaskState.TASK_STATE_WORKING)));
-        const status = {
-          state: TaskState.TASK_STATE_INPUT_REQUIRED,
-          message: undefined,
-          timestamp: '',
-        };
-        bus.publish(
-          AgentEvent.statusUpdate({
-            taskId: request.taskId,
-            contextId: 'ctx-1',
-            metadata: {},
-            status,
-          }),
-        );
+        bus.publish(statusEvent(request.taskId, TaskState.TASK_STATE_INPUT_REQUIRED));
         return Promise.resolve();
       },
       cancelTask: waitingExecutor().cancelTask,
@@ -202,24 +192,17 @@ describe(LeanExecutions.name, () => {
     // MemoryTaskStore resolves saves in the next check phase; the follow-up's COMPLETED save waits
     // behind its WORKING save, and the cancel comes within the same pass of the event loop.
     const memory = new MemoryTaskStore();
-    const status = (taskId: string, state: TaskState) =>
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId: 'ctx-1',
-        metadata: {},
-        status: { state, message: undefined, timestamp: '' },
-      });
     let turns = 0;
     const executor: AgentExecutor = {
       async execute(request: RequestContext, bus: ExecutionEventBus) {
         if (turns++ === 0) {
           bus.publish(AgentEvent.task(aTask(request.taskId, TaskState.TASK_STATE_WORKING)));
-          bus.publish(status(request.taskId, TaskState.TASK_STATE_INPUT_REQUIRED));
+          bus.publish(statusEvent(request.taskId, TaskState.TASK_STATE_INPUT_REQUIRED));
           return;
         }
-        bus.publish(status(request.taskId, TaskState.TASK_STATE_WORKING));
+        bus.publish(statusEvent(request.taskId, TaskState.TASK_STATE_WORKING));
         for (let i = 0; i < 5; i++) await Promise.resolve();
-        bus.publish(status(request.taskId, TaskState.TASK_STATE_COMPLETED));
+        bus.publish(statusEvent(request.taskId, TaskState.TASK_STATE_COMPLETED));
       },
       cancelTask: () => Promise.resolve(),
     };

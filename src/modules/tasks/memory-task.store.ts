@@ -104,8 +104,8 @@ export class MemoryTaskStore implements TaskStore {
   private readonly maxTasks: number | null;
   private readonly maxPageSize: number;
   private readonly maxListReplyBytes: number;
-  /** Every row by scoped task key, least recently saved first (a save moves its row last). */
-  private readonly bySave = new Map<string, KeptRow>();
+  /** Every kept row, least recently saved first (a save replaces its task's row at the end). */
+  private readonly bySave = new Set<KeptRow>();
   /** What the saves of the current event-loop turn resolve with (see {@link save}). */
   private turnSaved: Promise<void> | undefined;
 
@@ -161,11 +161,12 @@ export class MemoryTaskStore implements TaskStore {
     let rows = this.scopes.get(key);
     if (!rows) this.scopes.set(key, (rows = new Map()));
     const previous = rows.get(row.id);
-    if (previous) row.createdAtMs = previous.createdAtMs;
+    if (previous) {
+      row.createdAtMs = previous.createdAtMs;
+      this.bySave.delete(previous);
+    }
     rows.set(row.id, row);
-    const saved = savedKey(key, row.id);
-    this.bySave.delete(saved);
-    this.bySave.set(saved, row);
+    this.bySave.add(row);
     if (this.maxTasks !== null) this.enforceRetention(this.maxTasks);
   }
 
@@ -219,10 +220,10 @@ export class MemoryTaskStore implements TaskStore {
   private enforceRetention(maxTasks: number): void {
     if (this.bySave.size <= Math.floor(maxTasks * (1 + RETENTION_SLACK))) return;
     for (const terminalOnly of [true, false]) {
-      for (const [saved, row] of this.bySave) {
+      for (const row of this.bySave) {
         if (this.bySave.size <= maxTasks) break;
         if (terminalOnly && !TERMINAL.has(row.statusState ?? '')) continue;
-        this.bySave.delete(saved);
+        this.bySave.delete(row);
         const key = scopeKey(row);
         const rows = this.scopes.get(key);
         rows?.delete(row.id);
@@ -235,10 +236,6 @@ export class MemoryTaskStore implements TaskStore {
 
 function scopeKey(scope: TaskScope): string {
   return `${scope.tenant}\u0000${scope.owner}`;
-}
-
-function savedKey(scope: string, id: string): string {
-  return `${scope}\u0000${id}`;
 }
 
 function selects(s: ListSelection, r: KeptRow): boolean {

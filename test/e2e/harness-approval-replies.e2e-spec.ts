@@ -137,10 +137,12 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
 
   it('a new message to a context with a running task is rejected naming that task', async () => {
     suite.fake.enqueue({ hang: true });
+    const before = suite.fake.requests.length;
     const running = await send(suite.server.url, aMessage('think for a long time'), {
       returnImmediately: true,
     });
-    for (let i = 0; i < 100 && suite.fake.requests.length === 0; i++)
+    // The fake is the suite's: wait for this task's own model call, not the suite's first.
+    for (let i = 0; i < 250 && suite.fake.requests.length === before; i++)
       await new Promise((r) => setTimeout(r, 20));
     const other = await send(
       suite.server.url,
@@ -153,12 +155,15 @@ describe('Approval questions, exact replies and busy contexts over A2A (issue #1
 
   it('a message naming a running task is refused (-32004) and the task runs on untouched: no second turn (issue #15)', async () => {
     suite.fake.enqueue({ hang: true });
+    const before = suite.fake.requests.length;
     const running = await send(suite.server.url, aMessage('think about it'), {
       returnImmediately: true,
     });
-    for (let i = 0; i < 100 && suite.fake.requests.length === 0; i++)
+    // The fake is the suite's: wait for this task's own model call, not the suite's first.
+    for (let i = 0; i < 250 && suite.fake.requests.length === before; i++)
       await new Promise((r) => setTimeout(r, 20));
     const calls = suite.fake.requests.length;
+    expect(calls).toBe(before + 1);
     const followUp = aMessage('and another thing', {
       taskId: running.id,
       contextId: running.contextId,

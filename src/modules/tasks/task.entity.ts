@@ -152,6 +152,35 @@ function encode(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
+/**
+ * The row each task object was last encoded into, by task object (issue #14): a reply naming a
+ * task the store has just encoded reuses the row's JSON text instead of converting the task again.
+ * Sound because a saved state is never mutated afterwards (`LiveTask` is copy-on-write, and every
+ * other saver builds a fresh object); entries go with their task objects.
+ */
+const encodedRows = new WeakMap<Task, TaskEntity>();
+
+/**
+ * The task's proto-JSON text, exactly `JSON.stringify(Task.toJSON(task))`: joined from the JSON
+ * columns of its last {@link toTaskEntity} when the store encoded this very object (the row keeps
+ * `Task.toJSON`'s members, in its order, each the `JSON.stringify` of the same value), else
+ * converted now. A task must not be mutated after it is saved (see {@link encodedRows}).
+ * @returns JSON text of an A2A 1.0 Task object (`id`, `contextId`, `status`, `artifacts`,
+ *   `history`, `metadata`, each only when `Task.toJSON` writes it).
+ */
+export function taskJsonText(task: Task): string {
+  const row = encodedRows.get(task);
+  if (!row) return JSON.stringify(Task.toJSON(task));
+  const members: string[] = [];
+  if (row.id !== '') members.push(`"id":${JSON.stringify(row.id)}`);
+  if (row.contextId !== '') members.push(`"contextId":${JSON.stringify(row.contextId)}`);
+  if (row.status !== null) members.push(`"status":${row.status}`);
+  if (row.artifacts !== null) members.push(`"artifacts":${row.artifacts}`);
+  if (row.history !== null) members.push(`"history":${row.history}`);
+  if (row.metadata !== null) members.push(`"metadata":${row.metadata}`);
+  return `{${members.join(',')}}`;
+}
+
 function decode(value: string | null | undefined): unknown {
   return value ? JSON.parse(value) : undefined;
 }
@@ -173,7 +202,7 @@ export function toTaskEntity(
   const payload = Task.toJSON(task) as Record<string, unknown>;
   const statusState = task.status ? taskStateToJSON(task.status.state) : null;
   const leased = leaseOwner !== null && statusState !== null && LEASED_STATES.includes(statusState);
-  return {
+  const entity: TaskEntity = {
     tenant: scope.tenant,
     owner: scope.owner,
     id: task.id,
@@ -190,6 +219,8 @@ export function toTaskEntity(
     leaseOwner: leased ? leaseOwner : null,
     leaseRenewedAtMs: leased ? nowMs : null,
   };
+  encodedRows.set(task, entity);
+  return entity;
 }
 
 /**

@@ -1,9 +1,13 @@
 import { Controller, HttpCode, Inject, Logger, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
-import { ContentTypeNotSupportedError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { HTTP_EXTENSION_HEADER, SendMessageRequest } from '@a2a-js/sdk';
+import {
+  ContentTypeNotSupportedError,
+  A2A_ERROR_CODE,
+  RequestMalformedError,
+} from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
-import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { ConfigType } from '@nestjs/config';
 import { cardConfig, httpConfig } from '../../../config/namespaces';
@@ -13,7 +17,9 @@ import { CallContextService } from '../call-context.service';
 import { takeSkillAccessRefusal } from '../../skills/skill-access';
 import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse, writeSseError } from '../sse-writer';
+import { sendMessageResponseText } from '../send-message-response';
 import {
+  A2A_REQUEST_HANDLER,
   JSON_MEDIA_TYPE,
   JSON_RPC_HANDLER,
   LEGACY_JSON_RPC_HANDLER,
@@ -55,6 +61,7 @@ type Envelope = {
 export class JsonRpcController {
   private readonly logger = new Logger(JsonRpcController.name);
   constructor(
+    @Inject(A2A_REQUEST_HANDLER) private readonly handler: A2ARequestHandler,
     @Inject(JSON_RPC_HANDLER) private readonly v1: JsonRpcTransportHandler,
     @Inject(LEGACY_JSON_RPC_HANDLER) private readonly v03: LegacyJsonRpcTransportHandler,
     private readonly contexts: CallContextService,
@@ -96,6 +103,9 @@ export class JsonRpcController {
     } catch (err) {
       return this.sendError(reply, id, err, legacy);
     }
+    if (!legacy && method === 'SendMessage') {
+      return this.sendMessage(reply, id, envelope.request.params, context);
+    }
     const handler = legacy ? this.v03 : this.v1;
     const result = (await handler.handle(
       envelope.request as unknown as Record<string, unknown>,
@@ -116,6 +126,42 @@ export class JsonRpcController {
       return writeSseError(reply, { ...result, error }, headers, 'data');
     }
     this.send(reply, result, headers);
+  }
+
+  /**
+   * A2A 1.0 SendMessage, answered without the SDK transport handler (issue #14): the handler's
+   * task is written from the row text its save just encoded ({@link sendMessageResponseText}),
+   * not converted by `Task.toJSON` and stringified again. Otherwise as `JsonRpcTransportHandler`
+   * handles this method: params must be an object with no empty member name (-32602 "Invalid
+   * method parameters."), a truthy `params.tenant` sets the call's tenant, errors are mapped by
+   * `JsonRpcTransportHandler.mapToJSONRPCError`; a skill-access refusal keeps its HTTP status.
+   * @see SDK `JsonRpcTransportHandler.handle` (`@a2a-js/sdk/server`), case "SendMessage".
+   */
+  private async sendMessage(
+    reply: FastifyReply,
+    id: JsonRpcId,
+    params: unknown,
+    context: ServerCallContext,
+  ): Promise<void> {
+    let text: string;
+    try {
+      if (!paramsAreValid(params)) throw new RequestMalformedError('Invalid method parameters.');
+      const tenant = params.tenant;
+      if (tenant) context.setTenant(tenant as string);
+      const result = await this.handler.sendMessage(SendMessageRequest.fromJSON(params), context);
+      text = sendMessageResponseText(result);
+    } catch (err) {
+      const refusal = takeSkillAccessRefusal(context);
+      if (refusal) return this.sendError(reply, id, refusal, false);
+      const error = JsonRpcTransportHandler.mapToJSONRPCError(err);
+      return this.send(reply, { jsonrpc: '2.0', id, error }, extensionHeaders(context, false));
+    }
+    const refusal = takeSkillAccessRefusal(context);
+    if (refusal) return this.sendError(reply, id, refusal, false);
+    reply
+      .headers(extensionHeaders(context, false))
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`);
   }
 
   private send(reply: FastifyReply, envelope: Envelope, headers: Record<string, string>): void {
@@ -193,6 +239,12 @@ export class JsonRpcController {
     const error = renderJsonRpcError(err, opts.legacy).body;
     writeSseError(reply, { jsonrpc: '2.0', id: opts.id, error }, opts.headers, 'data');
   }
+}
+
+/** The SDK transport's check of `params`: an object (not an array) with no empty member name. */
+function paramsAreValid(params: unknown): params is Record<string, unknown> {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  return !Object.keys(params).includes('');
 }
 
 function isAsyncIterable<T>(v: unknown): v is AsyncGenerator<T> {

@@ -16,12 +16,10 @@ import {
   AgentCard,
   ListTaskPushNotificationConfigsResponse,
   SendMessageRequest,
-  SendMessageResponse,
   StreamResponse,
   Task,
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
-import type { Message } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderRestError } from '../../../common/errors/a2a-error-render';
@@ -32,6 +30,7 @@ import { A2A_REQUEST_HANDLER } from '../transport.constants';
 import type { ConfigType } from '@nestjs/config';
 import { httpConfig } from '../../../config/namespaces';
 import { assertSendRequestShape } from '../request-shape';
+import { sendMessageResponseText } from '../send-message-response';
 import { RestExceptionFilter } from './rest-exception.filter';
 import {
   integerParam,
@@ -65,11 +64,10 @@ export class RestController {
     const ctx = this.context(req);
     const params = SendMessageRequest.fromJSON(this.messageBody(req));
     const result = await this.handler.sendMessage(params, ctx);
-    const payload =
-      'messageId' in result
-        ? { $case: 'message' as const, value: result as Message }
-        : { $case: 'task' as const, value: result as Task };
-    this.json(req, reply, 200, SendMessageResponse.toJSON({ payload }));
+    reply
+      .code(200)
+      .header('content-type', replyMediaType(req))
+      .send(sendMessageResponseText(result));
   }
 
   /** SendStreamingMessage: SSE of StreamResponse objects. */

@@ -12,11 +12,20 @@ execution_policy: { allow_read: true, allow_shell: true }
 limits: { task_timeout_seconds: ${timeoutSeconds} }
 `;
 
-/** True while a process with this pid exists. */
+/**
+ * True while a process with this pid runs. A zombie counts as gone: it has exited and waits
+ * to be reaped, and an orphan's reaper (pid 1 of a container or VM) may take seconds to do it.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ..."; comm may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }

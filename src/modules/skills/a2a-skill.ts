@@ -78,6 +78,9 @@ export abstract class A2aSkill {
    * @param bus - Event bus; the turn must end in a terminal or interrupted state.
    * @param task - The turn's Task: the stored one on a follow-up turn, else a new SUBMITTED Task
    *   holding the user message.
+   * Events are taken by reference and may already be stored and replied to: never mutate an
+   * object (or its nested metadata, status, parts, arrays) after publishing it; publish a new one
+   * (see `LiveTask`). A mutation would not reach the stored row or the reply made from it.
    */
   abstract execute(context: RequestContext, bus: ExecutionEventBus, task: Task): Promise<void>;
 

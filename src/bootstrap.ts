@@ -12,7 +12,7 @@ import { accessConfig, cardConfig, httpConfig, serverConfig } from './config/nam
 import type { ConfigType } from '@nestjs/config';
 import { processEnv } from './config/process-env';
 import { AgentCardRoutes } from './modules/agent-card/agent-card.routes';
-import { serveCardsBeforeRouting } from './modules/agent-card/agent-card.fast-path';
+import { cardBeforeRouting } from './modules/agent-card/agent-card.fast-path';
 import { registerHttpObserver } from './modules/observability/http-observer';
 import { MetricsService } from './modules/observability/metrics.service';
 import { startMetricsListener } from './modules/observability/metrics-listener';
@@ -23,6 +23,8 @@ import {
 } from './modules/observability/process-logger';
 import { startupBanner } from './modules/observability/startup-banner';
 import { registerRequestGuards } from './modules/transport/http/request-guards';
+import { serveBeforeRouting } from './modules/transport/http/before-routing';
+import { SendMessageFastPath } from './modules/transport/send-message.fast-path';
 import {
   capConnectionsPerAddress,
   serverLimitOptions,
@@ -82,8 +84,8 @@ const PROCESS_LOGGERS = new WeakMap<object, ProcessLogger>();
  * Wires what must be set on the Fastify instance itself (shared by production and tests):
  * raw-string body parsing for every media type (controllers parse, so bad JSON and wrong media
  * types get A2A errors), the request guards (Host, Origin, preflight, Content-Type: see
- * {@link registerRequestGuards}), the plain card GET served before Fastify's routing
- * ({@link serveCardsBeforeRouting}), the per-address connection cap and shutdown hooks. Failures
+ * {@link registerRequestGuards}), the plain card GET and A2A 1.0 SendMessage served before
+ * Fastify's routing ({@link serveBeforeRouting}), the per-address connection cap and shutdown hooks. Failures
  * before a controller runs (413, unknown route) reach Nest's global filter,
  * `A2aFallbackExceptionFilter`. Call before `init()`/`listen()`.
  */
@@ -100,7 +102,11 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     legacyV03: app.get<ConfigType<typeof cardConfig>>(cardConfig.KEY).legacyV03,
   });
   const cards = app.get(AgentCardRoutes, { strict: false });
-  serveCardsBeforeRouting(fastify, app.getHttpServer(), { guards, cards, observe });
+  const sends = app.get(SendMessageFastPath, { strict: false });
+  serveBeforeRouting(fastify, app.getHttpServer(), [
+    cardBeforeRouting({ guards, cards, observe }),
+    sends.beforeRouting({ guards, observe }),
+  ]);
   capConnectionsPerAddress(app.getHttpServer(), http.maxConnectionsPerAddress);
   app.enableShutdownHooks();
   return app;

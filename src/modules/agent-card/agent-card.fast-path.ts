@@ -1,9 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { a2aVersionOf } from '../../common/http/a2a-version';
 import type { HttpObserve } from '../observability/http-observer';
 import { GuardPolicy, guardVerdict } from '../transport/http/guard-policy';
 import { EXPOSE_HEADERS, versionServed } from '../transport/http/request-guards';
+import type { BeforeRouting } from '../transport/http/before-routing';
 import { isAgentCardPath } from './agent-card.constants';
 import type { AgentCardRoutes, CardReply } from './agent-card.routes';
 
@@ -15,49 +15,17 @@ export interface CardFastPathDeps {
 }
 
 /**
- * Serves a plain Agent Card GET or HEAD (a well-known card path, no query, no body) from the
- * HTTP server's `request` listener, before Fastify builds its request and reply, routes and runs
- * its hooks: about half the CPU of a card request went there (`docs/performance.md`). The reply
- * is the one the Fastify routes give (`AgentCardRoutes.cardReply`, with the headers of the
- * request guards), under the same policy: the request guards' {@link guardVerdict} decides, and
- * every request it refuses, every other request and every request while Fastify closes (its 503)
- * goes to Fastify's own listener unchanged, so refusals keep one code path. The request is
- * observed (metrics, access line) by the same observer as Fastify's.
- * Call once, after Fastify created its server (the adapter's constructor) and before `listen`.
+ * Serves a plain Agent Card GET or HEAD (a well-known card path, no query, no body) before
+ * Fastify builds its request and reply, routes and runs its hooks (`serveBeforeRouting`): about
+ * half the CPU of a card request went there (`docs/performance.md`). The reply is the one the
+ * Fastify routes give (`AgentCardRoutes.cardReply`, with the headers of the request guards),
+ * under the same policy: the request guards' {@link guardVerdict} decides, and every request it
+ * refuses and every other request is left to Fastify, so refusals keep one code path. The
+ * request is observed (metrics, access line) by the same observer as Fastify's.
  * @see A2A specification §8.2 (discovery); `registerRequestGuards` (the policy).
  */
-export function serveCardsBeforeRouting(
-  fastify: FastifyInstance,
-  server: Server,
-  deps: CardFastPathDeps,
-): void {
-  const listeners = server.listeners('request');
-  if (listeners.length !== 1) return; // not the server Fastify made: leave it alone
-  const fastifyListener = listeners[0] as (req: IncomingMessage, res: ServerResponse) => void;
-  let closing = false;
-  fastify.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  server.removeListener('request', fastifyListener);
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (closing || !served(deps, req, res)) fastifyListener.call(server, req, res);
-  });
-}
-
-/**
- * {@link serveCard}, never throwing out of the server's listener (that would end the process):
- * a failure before the head was written leaves the request to Fastify (its error handling), a
- * later one ends the connection.
- */
-function served(deps: CardFastPathDeps, req: IncomingMessage, res: ServerResponse): boolean {
-  try {
-    return serveCard(deps, req, res);
-  } catch {
-    if (!res.headersSent) return false;
-    res.destroy();
-    return true;
-  }
+export function cardBeforeRouting(deps: CardFastPathDeps): BeforeRouting {
+  return (req, res) => serveCard(deps, req, res);
 }
 
 /** Answers `req` when it is a plain card GET/HEAD the guards let through; false otherwise. */

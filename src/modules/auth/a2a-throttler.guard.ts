@@ -76,7 +76,7 @@ export function anonymousDailyLimit(config: LimitSettings): number {
 }
 
 /** Per-caller tracker: the API key id, `operator`, or the client address. */
-export function callerTracker(req: FastifyRequest): string {
+export function callerTracker(req: Pick<FastifyRequest, 'principal' | 'ip'>): string {
   const p = req.principal;
   if (p?.keyId) return `key:${p.keyId}`;
   if (p?.tier === 'operator') return 'operator';

@@ -8,6 +8,7 @@ import { ApiKeysModule } from './api-keys.module';
 import { AuthFailureLimiter } from './auth-failures';
 import { A2aAuthGuard } from './auth.guard';
 import { BearerStrategy } from './bearer.strategy';
+import { CallerGate } from './caller-gate';
 import { RateLimitStorageModule } from './rate-limit-storage.module';
 import { RATE_LIMIT_STORAGE } from './shared-throttler.storage';
 import { TrustedProxyNotice } from './trusted-proxy.notice';
@@ -31,9 +32,11 @@ import { TrustedProxyNotice } from './trusted-proxy.notice';
     BearerStrategy,
     AuthFailureLimiter,
     TrustedProxyNotice,
+    A2aThrottlerGuard,
+    CallerGate,
     { provide: APP_GUARD, useClass: A2aAuthGuard },
-    { provide: APP_GUARD, useClass: A2aThrottlerGuard },
+    { provide: APP_GUARD, useExisting: A2aThrottlerGuard },
   ],
-  exports: [AuthFailureLimiter],
+  exports: [AuthFailureLimiter, CallerGate],
 })
 export class AuthModule {}

@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify';
+
+/** What the credential checks read of a request. */
+type CredentialRequest = Pick<FastifyRequest, 'headers' | 'query'>;
 import { invalidCredentialRequest, unauthorized } from '../../common/errors/http-rejections';
 
 /** `Authorization: Bearer <b64token>`, one space, as passport-http-bearer splits it (RFC 6750 §2.1). */
 const BEARER_HEADER = /^Bearer ([^ ]+)$/i;
 
 /** True when the request carries any credential (an `Authorization` header or `access_token`). */
-export function credentialPresented(request: FastifyRequest): boolean {
+export function credentialPresented(request: CredentialRequest): boolean {
   return request.headers.authorization !== undefined || queryToken(request) !== undefined;
 }
 
@@ -18,7 +21,7 @@ export function credentialPresented(request: FastifyRequest): boolean {
  *   `Authorization` header, an empty `access_token`.
  * @see RFC 6750 §2.1 (header), §2.3 (URI query parameter), §3.1 (error codes).
  */
-export function bearerCredential(request: FastifyRequest): string | undefined {
+export function bearerCredential(request: CredentialRequest): string | undefined {
   const header = request.headers.authorization;
   const query = queryToken(request);
   if (Array.isArray(query)) {
@@ -48,6 +51,6 @@ export function bearerCredential(request: FastifyRequest): string | undefined {
   return query;
 }
 
-function queryToken(request: FastifyRequest): unknown {
+function queryToken(request: CredentialRequest): unknown {
   return (request.query as Record<string, unknown> | undefined)?.access_token;
 }

@@ -16,7 +16,7 @@ export function keyedPrincipal(keyId: string, scopes: readonly string[] = []): P
  * harness context binding; it grants no task access: every anonymous caller's tasks share one
  * owner (`ANONYMOUS_TASK_OWNER`, see `PrincipalUser.userName`).
  */
-export function anonymousPrincipal(request: FastifyRequest): Principal {
+export function anonymousPrincipal(request: Pick<FastifyRequest, 'ip'>): Principal {
   return { id: `anon:${request.ip}`, tier: 'anonymous' };
 }
 

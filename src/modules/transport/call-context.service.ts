@@ -28,7 +28,7 @@ export class CallContextService {
    * @throws {VersionNotSupportedError} The card lists no interface of that binding and version.
    */
   build(
-    request: FastifyRequest,
+    request: Pick<FastifyRequest, 'headers' | 'principal'>,
     version: string | undefined,
     binding: 'JSONRPC' | 'HTTP+JSON',
     legacy = false,

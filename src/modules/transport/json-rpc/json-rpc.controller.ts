@@ -1,11 +1,6 @@
 import { Controller, HttpCode, Inject, Logger, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HTTP_EXTENSION_HEADER, SendMessageRequest } from '@a2a-js/sdk';
-import {
-  ContentTypeNotSupportedError,
-  A2A_ERROR_CODE,
-  RequestMalformedError,
-} from '@a2a-js/sdk/errors';
+import { ContentTypeNotSupportedError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
@@ -17,7 +12,6 @@ import { CallContextService } from '../call-context.service';
 import { takeSkillAccessRefusal } from '../../skills/skill-access';
 import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse, writeSseError } from '../sse-writer';
-import { sendMessageResponseText } from '../send-message-response';
 import {
   A2A_REQUEST_HANDLER,
   JSON_MEDIA_TYPE,
@@ -27,6 +21,14 @@ import {
 } from '../transport.constants';
 import { JsonRpcExceptionFilter, isLegacyRequest } from './json-rpc-exception.filter';
 import { JsonRpcId, readEnvelope } from './json-rpc-envelope';
+import {
+  JsonRpcEnvelope,
+  TextReply,
+  extensionHeaders,
+  jsonRpcEnvelopeReply,
+  jsonRpcErrorReply,
+  jsonRpcSendMessageReply,
+} from './json-rpc-send-message';
 import {
   LEGACY_MESSAGE_METHODS,
   LEGACY_TASK_METHODS,
@@ -43,12 +45,7 @@ const LEGACY_STREAM_METHODS = new Set(['message/stream', LEGACY_RESUBSCRIBE]);
 const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
 
-type Envelope = {
-  jsonrpc: '2.0';
-  id: JsonRpcId;
-  result?: unknown;
-  error?: { code: number; message: string };
-};
+type Envelope = JsonRpcEnvelope;
 
 /**
  * JSON-RPC binding at `POST /`: A2A 1.0 (`A2A-Version: 1.0`) and, without the header, A2A 0.3
@@ -128,61 +125,25 @@ export class JsonRpcController {
     this.send(reply, result, headers);
   }
 
-  /**
-   * A2A 1.0 SendMessage, answered without the SDK transport handler (issue #14): the handler's
-   * task is written from the row text its save just encoded ({@link sendMessageResponseText}),
-   * not converted by `Task.toJSON` and stringified again. Otherwise as `JsonRpcTransportHandler`
-   * handles this method: params must be an object with no empty member name (-32602 "Invalid
-   * method parameters."), a truthy `params.tenant` sets the call's tenant, errors are mapped by
-   * `JsonRpcTransportHandler.mapToJSONRPCError`; a skill-access refusal keeps its HTTP status.
-   * @see SDK `JsonRpcTransportHandler.handle` (`@a2a-js/sdk/server`), case "SendMessage".
-   */
+  /** A2A 1.0 SendMessage: {@link jsonRpcSendMessageReply}. */
   private async sendMessage(
     reply: FastifyReply,
     id: JsonRpcId,
     params: unknown,
     context: ServerCallContext,
   ): Promise<void> {
-    let text: string;
-    try {
-      if (!paramsAreValid(params)) throw new RequestMalformedError('Invalid method parameters.');
-      const tenant = params.tenant;
-      if (tenant) context.setTenant(tenant as string);
-      const result = await this.handler.sendMessage(SendMessageRequest.fromJSON(params), context);
-      text = sendMessageResponseText(result);
-    } catch (err) {
-      const refusal = takeSkillAccessRefusal(context);
-      if (refusal) return this.sendError(reply, id, refusal, false);
-      const error = JsonRpcTransportHandler.mapToJSONRPCError(err);
-      return this.send(reply, { jsonrpc: '2.0', id, error }, extensionHeaders(context, false));
-    }
-    const refusal = takeSkillAccessRefusal(context);
-    if (refusal) return this.sendError(reply, id, refusal, false);
-    reply
-      .headers(extensionHeaders(context, false))
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`);
+    writeTextReply(
+      reply,
+      await jsonRpcSendMessageReply(this.handler, id, params, context, this.logger),
+    );
   }
 
   private send(reply: FastifyReply, envelope: Envelope, headers: Record<string, string>): void {
-    if (envelope.error?.code === A2A_ERROR_CODE.INTERNAL_ERROR) {
-      // The SDK copies internal messages into the envelope; keep them server-side.
-      this.logger.error(`Internal error answered as -32603: ${envelope.error.message}`);
-      envelope = {
-        ...envelope,
-        error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' },
-      };
-      reply.code(500);
-    }
-    reply.headers(headers).send(envelope);
+    writeTextReply(reply, jsonRpcEnvelopeReply(envelope, headers, this.logger));
   }
 
   private sendError(reply: FastifyReply, id: JsonRpcId, err: unknown, legacy: boolean): void {
-    const rendered = renderJsonRpcError(err, legacy);
-    reply
-      .code(rendered.status)
-      .headers(rendered.headers ?? {})
-      .send({ jsonrpc: '2.0', id, error: rendered.body });
+    writeTextReply(reply, jsonRpcErrorReply(id, err, legacy));
   }
 
   private async stream(
@@ -241,18 +202,10 @@ export class JsonRpcController {
   }
 }
 
-/** The SDK transport's check of `params`: an object (not an array) with no empty member name. */
-function paramsAreValid(params: unknown): params is Record<string, unknown> {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
-  return !Object.keys(params).includes('');
-}
-
 function isAsyncIterable<T>(v: unknown): v is AsyncGenerator<T> {
   return typeof (v as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] === 'function';
 }
 
-function extensionHeaders(context: ServerCallContext, legacy: boolean): Record<string, string> {
-  const active = context.activatedExtensions;
-  if (!active || active.length === 0) return {};
-  return { [legacy ? 'X-A2A-Extensions' : HTTP_EXTENSION_HEADER]: Array.from(active).join(', ') };
+function writeTextReply(reply: FastifyReply, text: TextReply): void {
+  reply.code(text.status).headers(text.headers).send(text.body);
 }

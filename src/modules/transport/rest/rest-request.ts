@@ -4,6 +4,8 @@ import type { ListTasksRequest } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import { jsonDepth, tooDeepMessage } from '../../../common/http/json-depth';
 import { A2A_MEDIA_TYPE, JSON_MEDIA_TYPE, mediaTypeOf } from '../transport.constants';
+import { assertSendRequestShape } from '../request-shape';
+import { rejectAmbiguousParts } from '../../skills/content-modes';
 
 /**
  * The JSON object a REST request carries: empty body → `{}`.
@@ -13,7 +15,7 @@ import { A2A_MEDIA_TYPE, JSON_MEDIA_TYPE, mediaTypeOf } from '../transport.const
  * @see A2A specification §11.1 (media types), §11.6 (errors).
  */
 export function readJsonBody(
-  request: FastifyRequest,
+  request: Pick<FastifyRequest, 'headers' | 'body'>,
   maxDepth = Number.MAX_SAFE_INTEGER,
 ): Record<string, unknown> {
   const media = mediaTypeOf(request.headers['content-type']);
@@ -39,12 +41,29 @@ export function readJsonBody(
 }
 
 /**
+ * A SendMessage body ({@link readJsonBody}) whose `message` has a decodable shape and no part
+ * with two content members.
+ * @throws {ContentTypeNotSupportedError} As {@link readJsonBody}.
+ * @throws {RequestMalformedError} As {@link readJsonBody}; or a `message` the SDK cannot decode.
+ * @see A2A specification §3.1.1 SendMessage, §11.3.
+ */
+export function sendMessageBody(
+  request: Pick<FastifyRequest, 'headers' | 'body'>,
+  maxDepth: number,
+): Record<string, unknown> {
+  const body = readJsonBody(request, maxDepth);
+  assertSendRequestShape(body);
+  rejectAmbiguousParts(body.message);
+  return body;
+}
+
+/**
  * The media type a REST reply uses: the request body's media type when it sent one; else
  * `application/a2a+json` when `Accept` names it and not `application/json`; else
  * `application/json` (A2A 1.0 §11.1 names application/json for responses; §14.1 registers
  * application/a2a+json, so a client asking for it gets it).
  */
-export function replyMediaType(request: FastifyRequest): string {
+export function replyMediaType(request: Pick<FastifyRequest, 'headers'>): string {
   const media = mediaTypeOf(request.headers['content-type']);
   if (media === JSON_MEDIA_TYPE || media === A2A_MEDIA_TYPE) return media;
   const accept = String(request.headers.accept ?? '').toLowerCase();

@@ -24,12 +24,10 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { requestedA2aVersion } from '../../../common/http/a2a-version';
 import { renderRestError } from '../../../common/errors/a2a-error-render';
 import { CallContextService } from '../call-context.service';
-import { rejectAmbiguousParts } from '../../skills/content-modes';
 import { writeSse } from '../sse-writer';
 import { A2A_REQUEST_HANDLER } from '../transport.constants';
 import type { ConfigType } from '@nestjs/config';
 import { httpConfig } from '../../../config/namespaces';
-import { assertSendRequestShape } from '../request-shape';
 import { sendMessageResponseText } from '../send-message-response';
 import { RestExceptionFilter } from './rest-exception.filter';
 import {
@@ -38,6 +36,7 @@ import {
   listTasksRequest,
   readJsonBody,
   replyMediaType,
+  sendMessageBody,
 } from './rest-request';
 
 type Query = Record<string, unknown>;
@@ -192,12 +191,8 @@ export class RestController {
     reply.code(204).send();
   }
 
-  /** A SendMessage body: depth-bounded JSON whose `message` has a decodable shape. */
   private messageBody(req: FastifyRequest): Record<string, unknown> {
-    const body = readJsonBody(req, this.http.maxJsonDepth);
-    assertSendRequestShape(body);
-    rejectAmbiguousParts(body.message);
-    return body;
+    return sendMessageBody(req, this.http.maxJsonDepth);
   }
 
   private context(req: FastifyRequest): ServerCallContext {

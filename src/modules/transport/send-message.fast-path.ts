@@ -1,0 +1,278 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import proxyAddr from '@fastify/proxy-addr';
+import { a2aVersionOf } from '../../common/http/a2a-version';
+import { renderRestError } from '../../common/errors/a2a-error-render';
+import { httpConfig, serverConfig } from '../../config/namespaces';
+import { CallerGate, CallerRequest } from '../auth/caller-gate';
+import type { HttpObserve } from '../observability/http-observer';
+import { rejectAmbiguousParts } from '../skills/content-modes';
+import { CallContextService } from './call-context.service';
+import type { BeforeRouting, HandOver } from './http/before-routing';
+import { BindingSocket, SOCKET_BINDING } from './http/binding-errors';
+import { GuardPolicy, guardVerdict } from './http/guard-policy';
+import { EXPOSE_HEADERS } from './http/request-guards';
+import { readEnvelope } from './json-rpc/json-rpc-envelope';
+import { JsonRpcController } from './json-rpc/json-rpc.controller';
+import {
+  TextReply,
+  jsonRpcErrorReply,
+  jsonRpcSendMessageReply,
+} from './json-rpc/json-rpc-send-message';
+import { assertSendRequestShape } from './request-shape';
+import { replyMediaType, sendMessageBody } from './rest/rest-request';
+import { RestController } from './rest/rest.controller';
+import { sendMessageResponseText } from './send-message-response';
+import { A2A_REQUEST_HANDLER, JSON_MEDIA_TYPE, mediaTypeOf } from './transport.constants';
+
+/** What SendMessage served before routing needs from the app: the guards' policy, the observer. */
+export interface SendMessageFastPathDeps {
+  readonly guards: GuardPolicy;
+  readonly observe: HttpObserve;
+}
+
+/** A request taken: its binding's route, caller and the reply's base headers. */
+interface Taken {
+  readonly rest: boolean;
+  readonly caller: CallerRequest;
+  readonly headers: Record<string, string>;
+  /** Undoes the observer and the socket's mark, for a request handed over to Fastify. */
+  unobserve?: () => void;
+}
+
+/** A SendMessage checked and ready to run, with the error reply of its binding. */
+interface Prepared {
+  run(): Promise<TextReply>;
+  errorReply(err: unknown): TextReply;
+}
+
+const JSON_RPC_PATH = '/';
+const REST_PATH = '/message:send';
+/** The REST route's pattern as Fastify names it (metrics label, access line). */
+const REST_ROUTE = '/message::send';
+
+/**
+ * A2A 1.0 `SendMessage` (JSON-RPC `POST /` and REST `POST /message:send`) served before Fastify's
+ * routing, hooks and Nest's router (issue #14: that stack cost more CPU than the send itself).
+ * It takes only requests it can answer exactly as the Fastify route would, and hands every other
+ * one to Fastify unchanged: `A2A-Version: 1.0`, no query, a `Content-Length` within the body
+ * limit, no `Transfer-Encoding`, the request guards' {@link guardVerdict} passing, and a caller
+ * the auth guard would admit ({@link CallerGate.principalOf}). It reads the body, and hands the
+ * request over with it when it is not a well-formed SendMessage of its binding (bad JSON or
+ * UTF-8, another JSON-RPC method, a shape the controllers refuse), so every refusal keeps one
+ * code path. Then the rate limits ({@link CallerGate.admit}; a 429 is answered here, in the
+ * binding's shape) and the same reply the controllers give ({@link jsonRpcSendMessageReply};
+ * the REST body from {@link sendMessageResponseText}, errors by `renderRestError`), with the
+ * request guards' headers (`A2A-Version`, CORS) and the same observer (metrics, access line).
+ * @see A2A specification §3.1.1 SendMessage, §9 (JSON-RPC), §11 (HTTP+JSON).
+ */
+@Injectable()
+export class SendMessageFastPath {
+  /** SendMessage requests answered here since start (the rest went to Fastify); for tests. */
+  answered = 0;
+  private readonly logger = new Logger(JsonRpcController.name);
+  private readonly trustProxy: (address: string, hop: number) => boolean;
+
+  constructor(
+    @Inject(A2A_REQUEST_HANDLER) private readonly handler: A2ARequestHandler,
+    private readonly contexts: CallContextService,
+    private readonly gate: CallerGate,
+    @Inject(httpConfig.KEY) private readonly http: ConfigType<typeof httpConfig>,
+    @Inject(serverConfig.KEY) private readonly server: ConfigType<typeof serverConfig>,
+  ) {
+    const hops = server.trustedProxyHops;
+    this.trustProxy = (_address, hop) => hop < hops;
+  }
+
+  /** The handler to put before Fastify's routing (`serveBeforeRouting`). */
+  beforeRouting(deps: SendMessageFastPathDeps): BeforeRouting {
+    return (req, res, handOver) => this.take(deps, req, res, handOver);
+  }
+
+  /** Takes `req` when it qualifies (see the class), reading its body; false otherwise. */
+  private take(
+    deps: SendMessageFastPathDeps,
+    req: IncomingMessage,
+    res: ServerResponse,
+    handOver: HandOver,
+  ): boolean {
+    const url = req.url;
+    const rest = url === REST_PATH;
+    if (req.method !== 'POST' || (url !== JSON_RPC_PATH && !rest)) return false;
+    const headers = req.headers;
+    const version = headers['a2a-version'];
+    if (typeof version !== 'string' || a2aVersionOf(version) !== '1.0') return false;
+    const length = bodyLength(headers['content-length']);
+    if (length === undefined || length > this.server.maxBodyBytes) return false;
+    if (headers['transfer-encoding'] !== undefined) return false;
+    if (!rest && mediaTypeOf(headers['content-type']) !== JSON_MEDIA_TYPE) return false;
+    const verdict = guardVerdict(deps.guards, req, 'POST', url);
+    if (verdict.refusal !== undefined || verdict.lateRefusal !== undefined) return false;
+    const ip = this.clientAddress(req);
+    if (ip === undefined) return false;
+    const caller: CallerRequest = { headers, ip };
+    caller.principal = this.gate.principalOf(caller);
+    if (caller.principal === undefined) return false;
+    const taken: Taken = { rest, caller, headers: replyHeaders(verdict.allowOrigin) };
+    taken.unobserve = this.observeAndMark(deps, taken, req, res);
+    readBody(req, (body) => {
+      this.serve(taken, body, res, handOver).catch(() => res.destroy());
+    });
+    return true;
+  }
+
+  private async serve(
+    taken: Taken,
+    body: Buffer,
+    res: ServerResponse,
+    handOver: HandOver,
+  ): Promise<void> {
+    const text = body.toString('utf8');
+    // Not UTF-8: Fastify's parser counts the decoded bytes and refuses the Content-Length.
+    const prepared =
+      Buffer.byteLength(text) === body.length ? this.prepare(taken, text) : undefined;
+    if (prepared === undefined) {
+      taken.unobserve?.(); // Fastify's hooks observe and mark it
+      return handOver(body);
+    }
+    const [controller, handler] = taken.rest
+      ? [RestController, RestController.prototype.send]
+      : [JsonRpcController, JsonRpcController.prototype.handle];
+    let reply: TextReply;
+    try {
+      await this.gate.admit(taken.caller, controller, handler);
+      reply = await prepared.run();
+    } catch (err) {
+      reply = prepared.errorReply(err);
+    }
+    const headers = { ...taken.headers };
+    for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
+    headers['content-length'] = String(Buffer.byteLength(reply.body));
+    res.writeHead(reply.status, headers);
+    res.end(reply.body);
+    this.answered += 1;
+  }
+
+  /** The SendMessage of `text` checked as its controller checks it; undefined: hand it over. */
+  private prepare(taken: Taken, text: string): Prepared | undefined {
+    try {
+      return taken.rest ? this.prepareRest(taken, text) : this.prepareJsonRpc(taken, text);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private prepareJsonRpc(taken: Taken, text: string): Prepared | undefined {
+    const envelope = readEnvelope(text, this.http.maxJsonDepth);
+    if (!envelope.ok || envelope.request.method !== 'SendMessage') return undefined;
+    const { id = null, params } = envelope.request;
+    assertSendRequestShape(params);
+    const context = this.contexts.build(taken.caller, '1.0', 'JSONRPC');
+    rejectAmbiguousParts((params as { message?: unknown } | undefined)?.message);
+    return {
+      run: () => jsonRpcSendMessageReply(this.handler, id, params, context, this.logger),
+      errorReply: (err) => jsonRpcErrorReply(id, err, false),
+    };
+  }
+
+  private prepareRest(taken: Taken, text: string): Prepared {
+    const request = { headers: taken.caller.headers, body: text };
+    const context = this.contexts.build(taken.caller, '1.0', 'HTTP+JSON');
+    const params = SendMessageRequest.fromJSON(sendMessageBody(request, this.http.maxJsonDepth));
+    const contentType = `${replyMediaType(request)}; charset=utf-8`;
+    const errorReply = (err: unknown): TextReply => {
+      const rendered = renderRestError(err);
+      const headers = { ...rendered.headers, 'content-type': contentType };
+      return { status: rendered.status, headers, body: JSON.stringify(rendered.body) };
+    };
+    return {
+      run: async () => {
+        try {
+          const result = await this.handler.sendMessage(params, context);
+          const body = sendMessageResponseText(result);
+          return { status: 200, headers: { 'content-type': contentType }, body };
+        } catch (err) {
+          return errorReply(err);
+        }
+      },
+      errorReply,
+    };
+  }
+
+  /**
+   * Observes the request when its response ends (as Fastify's `onRequest` hook does) and marks
+   * its socket with the binding while it is in flight (as the request guards do), for errors
+   * Node reports on the connection.
+   * @returns What undoes both.
+   */
+  private observeAndMark(
+    deps: SendMessageFastPathDeps,
+    taken: Taken,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): () => void {
+    const started = process.hrtime.bigint();
+    const socket = req.socket as BindingSocket;
+    socket[SOCKET_BINDING] = taken.rest ? 'HTTP+JSON' : 'JSONRPC';
+    const observed = {
+      method: 'POST',
+      route: taken.rest ? REST_ROUTE : JSON_RPC_PATH,
+      url: req.url ?? '',
+      headers: req.headers,
+      principal: taken.caller.principal,
+    };
+    const onClose = (): void => {
+      delete socket[SOCKET_BINDING];
+      deps.observe(observed, res, started);
+    };
+    res.once('close', onClose);
+    return () => {
+      res.removeListener('close', onClose);
+      delete socket[SOCKET_BINDING];
+    };
+  }
+
+  /** `request.ip` as Fastify computes it (X-Forwarded-For through the trusted proxy hops). */
+  private clientAddress(req: IncomingMessage): string | undefined {
+    if (this.server.trustedProxyHops === 0) return req.socket.remoteAddress;
+    const addresses = proxyAddr.all(req, this.trustProxy);
+    return addresses[addresses.length - 1];
+  }
+}
+
+/** The request guards' reply headers: the served version and CORS for an allowed origin. */
+function replyHeaders(allowOrigin: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'A2A-Version': '1.0' };
+  if (allowOrigin === undefined) return headers;
+  headers['access-control-allow-origin'] = allowOrigin;
+  headers['access-control-expose-headers'] = EXPOSE_HEADERS;
+  if (allowOrigin !== '*') headers.vary = 'Origin';
+  return headers;
+}
+
+/** A `Content-Length` value as a byte count; undefined when absent or not one decimal number. */
+function bodyLength(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d{1,15}$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/**
+ * Reads the body (Node's parser stops at its `Content-Length`) and calls `done` with it once the
+ * request ends. A request that
+ * fails or is aborted first is dropped (its socket is gone; nothing is answered).
+ */
+function readBody(req: IncomingMessage, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  req.once('end', () => {
+    done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+  });
+  req.once('error', () => req.socket.destroy());
+}

@@ -1,5 +1,5 @@
-import { Writable } from 'node:stream';
 import { httpRequest, parseRawResponse, rawSocket, RawReply } from '../utils/raw-http';
+import { logSink, requestCount } from '../utils/observed';
 import { startTestServer, TestServer } from '../utils/test-app';
 
 /**
@@ -33,15 +33,6 @@ async function viaFastify(server: TestServer, method: string, path: string, head
 async function viaHttp(server: TestServer, method: string, path: string, headers = {}) {
   const r: RawReply = await httpRequest(server.url, { method, path, headers });
   return comparable(r.status, r.headers, r.text);
-}
-
-function logSink(lines: string[]): Writable {
-  return new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
 }
 
 describe.each([
@@ -135,17 +126,8 @@ describe.each([
   });
 
   it('counts card GETs and HEADs under binding "card" and writes one access line each', async () => {
-    const count = async (method: string) => {
-      const text = (await httpRequest(server.url, { path: '/metrics' })).text;
-      const line = text
-        .split('\n')
-        .find((l) =>
-          l.startsWith(
-            `superqode_a2a_http_requests_total{binding="card",method="${method}",status="200"}`,
-          ),
-        );
-      return Number(line?.split(' ').pop() ?? 0);
-    };
+    const count = (method: string) =>
+      requestCount(server.url, { binding: 'card', method, status: 200 });
     const [gets, heads] = [await count('GET'), await count('HEAD')];
     const logged = lines.length;
     for (let i = 0; i < 5; i++) await httpRequest(server.url, { path: CARD });

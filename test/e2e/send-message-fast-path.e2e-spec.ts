@@ -1,7 +1,7 @@
-import { Writable } from 'node:stream';
 import { SendMessageFastPath } from '../../src/modules/transport/send-message.fast-path';
 import { aKey, aKeySecret, bearer, OPERATOR_TOKEN } from '../fixtures/credentials';
 import { httpRequest, parseRawResponse, rawSocket } from '../utils/raw-http';
+import { logSink, requestCount } from '../utils/observed';
 import { startTestServer, TestServer } from '../utils/test-app';
 
 /**
@@ -78,15 +78,6 @@ async function viaHttp(server: TestServer, c: Case) {
   }
   const r = await httpRequest(server.url, { method: 'POST', path: c.path, headers, body });
   return comparable(r.status, r.headers, r.text);
-}
-
-function logSink(lines: string[]): Writable {
-  return new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
 }
 
 describe('SendMessage served before routing (issue #14)', () => {
@@ -385,19 +376,12 @@ describe('SendMessage served before routing (issue #14)', () => {
   });
 
   it('counts each send under its binding and writes one access line with the caller', async () => {
-    const count = async (binding: string) => {
-      const text = (
-        await httpRequest(server.url, { path: '/metrics', headers: lower(bearer(OPERATOR_TOKEN)) })
-      ).text;
-      const line = text
-        .split('\n')
-        .find((l) =>
-          l.startsWith(
-            `superqode_a2a_http_requests_total{binding="${binding}",method="POST",status="200"}`,
-          ),
-        );
-      return Number(line?.split(' ').pop() ?? 0);
-    };
+    const count = (binding: string) =>
+      requestCount(
+        server.url,
+        { binding, method: 'POST', status: 200 },
+        lower(bearer(OPERATOR_TOKEN)),
+      );
     const [rpc, rst] = [await count('jsonrpc'), await count('rest')];
     const logged = lines.length;
     await httpRequest(server.url, { method: 'POST', path: '/', headers: JSON_RPC, body: send() });

@@ -427,6 +427,88 @@ describe('SendMessage served before routing, rate limits (issue #14)', () => {
   });
 });
 
+describe('SendMessage served before routing, the caller once the body is read (issue #14)', () => {
+  const secret = aKeySecret();
+  const key = aKey(secret).key;
+  let server: TestServer;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    server = await startTestServer(
+      {
+        SUPERQODE_A2A_KEY_SECRET: secret,
+        SUPERQODE_A2A_AUTH_FAILURES_PER_MINUTE: 2,
+        SUPERQODE_A2A_LOG_LEVEL: 'log',
+      },
+      { logStream: logSink(lines) },
+    );
+  });
+  afterAll(() => server.close());
+
+  /** Writes the head and the first bytes of `body` to `path`; the rest is the test's to send. */
+  const started = (path: string, headers: Record<string, string>, body: string) => {
+    const head = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) })
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    return rawSocket(
+      server.url,
+      `POST ${path} HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n${head}` +
+        `Connection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+  };
+  const accessLine = async (from: number) => {
+    for (let i = 0; i < 100; i++) {
+      const line = lines
+        .slice(from)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((p) => p.context === 'access' && p.method === 'POST');
+      if (line) return line;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('no access line');
+  };
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('logs a keyed client that leaves mid-body as the route does (no caller yet)', async () => {
+    const headers = { ...JSON_RPC, ...lower(bearer(key)) };
+    const logged = [];
+    for (const path of ['/', '/?via=fastify']) {
+      const from = lines.length;
+      const s = await started(path, headers, send());
+      await pause(100);
+      s.socket.destroy();
+      const { time: _t, durationMs: _d, ...line } = await accessLine(from);
+      logged.push(line);
+    }
+    expect(logged[0]).toEqual(logged[1]);
+    expect(logged[0]).toMatchObject({ tier: 'anonymous', aborted: true });
+  });
+
+  it('times a request handed to Fastify after its body from its head', async () => {
+    const from = lines.length;
+    const s = await started('/', JSON_RPC, '{"jsonrpc":' + ' '.repeat(40));
+    await pause(300);
+    s.socket.end(' '.repeat(41));
+    expect(parseRawResponse(await s.closed).body.error.code).toBe(-32700);
+    expect((await accessLine(from)).durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('refuses a valid key whose address used up the failed-auth budget while its body came', async () => {
+    const headers = { ...JSON_RPC, ...lower(bearer(key)) };
+    const body = send();
+    const s = await started('/', headers, body);
+    for (let i = 0; i < 2; i++) {
+      const bad = { ...JSON_RPC, authorization: 'Bearer sqk_live_nope' };
+      expect((await viaHttp(server, { path: '/', headers: bad, body })).status).toBe(401);
+    }
+    s.socket.end(body.slice(10));
+    const reply = parseRawResponse(await s.closed);
+    const fastify = await viaFastify(server, { path: '/', headers, body });
+    expect(fastify.status).toBe(429);
+    expect(reply.status).toBe(429);
+    expect(reply.body).toEqual(JSON.parse(fastify.body));
+  });
+});
+
 function rest(): string {
   return JSON.stringify({ message: MESSAGE });
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { redactUrl } from '../../common/http/redact-url';
 import type { MetricsService } from './metrics.service';
@@ -53,6 +54,17 @@ export interface ObservedRequest {
   readonly principal?: { readonly tier?: string; readonly keyId?: string };
 }
 
+/** When requests handed to Fastify by a handler before routing began (see {@link observeFrom}). */
+const STARTED_BEFORE_ROUTING = new WeakMap<IncomingMessage, bigint>();
+
+/**
+ * Times `req`, which a handler before routing read (its body) and then handed to Fastify, from
+ * `started` (its head) instead of from Fastify's `onRequest`, as the route would have timed it.
+ */
+export function observeFrom(req: IncomingMessage, started: bigint): void {
+  STARTED_BEFORE_ROUTING.set(req, started);
+}
+
 /**
  * Registers the {@link httpObserver} of `metrics` and `logger` on every Fastify request, when its
  * response ends (streams and hijacked replies included; `aborted` when the client left first).
@@ -65,7 +77,7 @@ export function registerHttpObserver(
 ): HttpObserve {
   const observe = httpObserver(metrics, logger);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const started = process.hrtime.bigint();
+    const started = STARTED_BEFORE_ROUTING.get(request.raw) ?? process.hrtime.bigint();
     reply.raw.once('close', () => observe(fastifyObserved(request), reply.raw, started));
     done();
   });

@@ -8,7 +8,7 @@ import { a2aVersionOf } from '../../common/http/a2a-version';
 import { renderRestError } from '../../common/errors/a2a-error-render';
 import { httpConfig, serverConfig } from '../../config/namespaces';
 import { CallerGate, CallerRequest } from '../auth/caller-gate';
-import type { HttpObserve } from '../observability/http-observer';
+import { HttpObserve, observeFrom } from '../observability/http-observer';
 import { rejectAmbiguousParts } from '../skills/content-modes';
 import { CallContextService } from './call-context.service';
 import type { BeforeRouting, HandOver } from './http/before-routing';
@@ -62,9 +62,10 @@ const REST_ROUTE = '/message::send';
  * limit, no `Transfer-Encoding`, the request guards' {@link guardVerdict} passing, and a caller
  * the auth guard would admit ({@link CallerGate.principalOf}). It reads the body, and hands the
  * request over with it when it is not a well-formed SendMessage of its binding (bad JSON or
- * UTF-8, another JSON-RPC method, a shape the controllers refuse), so every refusal keeps one
- * code path. Then the rate limits ({@link CallerGate.admit}; a 429 is answered here, in the
- * binding's shape) and the same reply the controllers give ({@link jsonRpcSendMessageReply};
+ * UTF-8, another JSON-RPC method, a shape the controllers refuse) or when the auth guard, asked
+ * again once the body is read (as it runs then), would no longer admit the caller, so every
+ * refusal keeps one code path. Then the rate limits ({@link CallerGate.admit}; a 429 is
+ * answered here, in the binding's shape) and the same reply the controllers give ({@link jsonRpcSendMessageReply};
  * the REST body from {@link sendMessageResponseText}, errors by `renderRestError`), with the
  * request guards' headers (`A2A-Version`, CORS) and the same observer (metrics, access line).
  * @see A2A specification §3.1.1 SendMessage, §9 (JSON-RPC), §11 (HTTP+JSON).
@@ -114,8 +115,8 @@ export class SendMessageFastPath {
     const ip = this.clientAddress(req);
     if (ip === undefined) return false;
     const caller: CallerRequest = { headers, ip };
-    caller.principal = this.gate.principalOf(caller);
-    if (caller.principal === undefined) return false;
+    // A caller the auth guard would refuse now is the guard's to answer: left unread to Fastify.
+    if (this.gate.principalOf(caller) === undefined) return false;
     const taken: Taken = { rest, caller, headers: replyHeaders(verdict.allowOrigin) };
     taken.unobserve = this.observeAndMark(deps, taken, req, res);
     readBody(req, (body) => {
@@ -132,8 +133,11 @@ export class SendMessageFastPath {
   ): Promise<void> {
     const text = body.toString('utf8');
     // Not UTF-8: Fastify's parser counts the decoded bytes and refuses the Content-Length.
-    const prepared =
-      Buffer.byteLength(text) === body.length ? this.prepare(taken, text) : undefined;
+    const utf8 = Buffer.byteLength(text) === body.length;
+    // The auth guard runs once the body is read: its verdict then counts (a failed-auth budget
+    // used up, a key expired meanwhile), and a request that ends before has no caller.
+    if (utf8) taken.caller.principal = this.gate.principalOf(taken.caller);
+    const prepared = taken.caller.principal !== undefined ? this.prepare(taken, text) : undefined;
     if (prepared === undefined) {
       taken.unobserve?.(); // Fastify's hooks observe and mark it
       return handOver(body);
@@ -222,7 +226,10 @@ export class SendMessageFastPath {
       route: taken.rest ? REST_ROUTE : JSON_RPC_PATH,
       url: req.url ?? '',
       headers: req.headers,
-      principal: taken.caller.principal,
+      /** Set once the body is read, as the auth guard sets `request.principal`. */
+      get principal() {
+        return taken.caller.principal;
+      },
     };
     const onClose = (): void => {
       delete socket[SOCKET_BINDING];
@@ -232,6 +239,7 @@ export class SendMessageFastPath {
     return () => {
       res.removeListener('close', onClose);
       delete socket[SOCKET_BINDING];
+      observeFrom(req, started); // Fastify's observer times it from its head, as the route would
     };
   }
 

@@ -509,6 +509,31 @@ describe('SendMessage served before routing, the caller once the body is read (i
   });
 });
 
+describe('SendMessage served before routing, shutdown (issue #14)', () => {
+  it('answers a request whose body still came at shutdown as the route does, not 503', async () => {
+    const server = await startTestServer();
+    const body = '{"jsonrpc":' + ' '.repeat(40);
+    const s = await rawSocket(
+      server.url,
+      `POST / HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\ncontent-type: application/json\r\n` +
+        `a2a-version: 1.0\r\ncontent-length: ${body.length}\r\nConnection: close\r\n\r\n` +
+        body.slice(0, 11),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close();
+    await new Promise((r) => setTimeout(r, 300));
+    s.socket.end(body.slice(11));
+    const reply = parseRawResponse(await s.closed);
+    await closed;
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Invalid JSON payload.' },
+    });
+  });
+});
+
 function rest(): string {
   return JSON.stringify({ message: MESSAGE });
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
@@ -71,11 +71,16 @@ const REST_ROUTE = '/message::send';
  * @see A2A specification §3.1.1 SendMessage, §9 (JSON-RPC), §11 (HTTP+JSON).
  */
 @Injectable()
-export class SendMessageFastPath {
+export class SendMessageFastPath implements BeforeApplicationShutdown {
   /** SendMessage requests answered here since start (the rest went to Fastify); for tests. */
   answered = 0;
   private readonly logger = new Logger(JsonRpcController.name);
   private readonly trustProxy: (address: string, hop: number) => boolean;
+  /** Requests taken whose body is still being read. */
+  private reading = 0;
+  /** Set at shutdown: no request is taken any more ({@link beforeApplicationShutdown}). */
+  private draining = false;
+  private drained?: () => void;
 
   constructor(
     @Inject(A2A_REQUEST_HANDLER) private readonly handler: A2ARequestHandler,
@@ -86,6 +91,17 @@ export class SendMessageFastPath {
   ) {
     const hops = server.trustedProxyHops;
     this.trustProxy = (_address, hop) => hop < hops;
+  }
+
+  /**
+   * Stops taking requests, and waits until every request taken has its body read (and is then
+   * answered here or handed to Fastify): one handed over once Fastify closes would get its bare
+   * 503 instead of the route's reply. Nest closes the HTTP server after this hook; a body that
+   * never comes is cut by the request timeout.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.draining = true;
+    if (this.reading > 0) await new Promise<void>((resolve) => (this.drained = resolve));
   }
 
   /** The handler to put before Fastify's routing (`serveBeforeRouting`). */
@@ -102,7 +118,7 @@ export class SendMessageFastPath {
   ): boolean {
     const url = req.url;
     const rest = url === REST_PATH;
-    if (req.method !== 'POST' || (url !== JSON_RPC_PATH && !rest)) return false;
+    if (this.draining || req.method !== 'POST' || (url !== JSON_RPC_PATH && !rest)) return false;
     const headers = req.headers;
     const version = headers['a2a-version'];
     if (typeof version !== 'string' || a2aVersionOf(version) !== '1.0') return false;
@@ -119,10 +135,18 @@ export class SendMessageFastPath {
     if (this.gate.principalOf(caller) === undefined) return false;
     const taken: Taken = { rest, caller, headers: replyHeaders(verdict.allowOrigin) };
     taken.unobserve = this.observeAndMark(deps, taken, req, res);
-    readBody(req, (body) => {
-      this.serve(taken, body, res, handOver).catch(() => res.destroy());
-    });
+    this.reading += 1;
+    readBody(
+      req,
+      (body) => void this.serve(taken, body, res, handOver).catch(() => res.destroy()),
+      () => this.readEnded(),
+    );
     return true;
+  }
+
+  private readEnded(): void {
+    this.reading -= 1;
+    if (this.reading === 0) this.drained?.();
   }
 
   private async serve(
@@ -269,18 +293,26 @@ function bodyLength(value: string | undefined): number | undefined {
 
 /**
  * Reads the body (Node's parser stops at its `Content-Length`) and calls `done` with it once the
- * request ends. A request that
- * fails or is aborted first is dropped (its socket is gone; nothing is answered).
+ * request ends, then `ended` (a request handed over in `done` is routed by Fastify by then). A
+ * request that fails or is aborted first is dropped (its socket is gone; nothing is answered),
+ * and `ended` is called.
  */
-function readBody(req: IncomingMessage, done: (body: Buffer) => void): void {
+function readBody(req: IncomingMessage, done: (body: Buffer) => void, ended: () => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
+  let reading = true;
+  const end = (): void => {
+    if (reading) ended();
+    reading = false;
+  };
   req.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
     size += chunk.length;
   });
   req.once('end', () => {
     done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    end();
   });
   req.once('error', () => req.socket.destroy());
+  req.once('close', end);
 }

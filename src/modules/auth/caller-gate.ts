@@ -1,10 +1,11 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import type { Type } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { ConfigType } from '@nestjs/config';
 import type { Principal } from '../../common/auth/principal';
-import { accessConfig } from '../../config/namespaces';
+import proxyAddr from '@fastify/proxy-addr';
+import { accessConfig, serverConfig } from '../../config/namespaces';
 import { A2aThrottlerGuard } from './a2a-throttler.guard';
 import { AuthFailureLimiter } from './auth-failures';
 import { bearerCredential } from './bearer-credential';
@@ -32,12 +33,29 @@ export interface CallerRequest {
  */
 @Injectable()
 export class CallerGate {
+  private readonly trustProxy: (address: string, hop: number) => boolean;
+
   constructor(
     @Inject(accessConfig.KEY) private readonly access: ConfigType<typeof accessConfig>,
+    @Inject(serverConfig.KEY) private readonly server: ConfigType<typeof serverConfig>,
     private readonly strategy: BearerStrategy,
     private readonly failures: AuthFailureLimiter,
     private readonly throttler: A2aThrottlerGuard,
-  ) {}
+  ) {
+    const hops = server.trustedProxyHops;
+    this.trustProxy = (_address, hop) => hop < hops;
+  }
+
+  /**
+   * The client address as Fastify's `request.ip` gives it: the socket's peer, or with
+   * `--trusted-proxy-hops N` the address N hops back in `X-Forwarded-For` (Fastify's own
+   * `@fastify/proxy-addr`). Undefined once the socket is gone.
+   */
+  addressOf(req: IncomingMessage): string | undefined {
+    if (this.server.trustedProxyHops === 0) return req.socket.remoteAddress;
+    const addresses = proxyAddr.all(req, this.trustProxy);
+    return addresses[addresses.length - 1];
+  }
 
   /** The caller as the auth guard would set it, or undefined when the guard must answer. */
   principalOf(request: CallerRequest): Principal | undefined {

@@ -3,18 +3,22 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import type { ConfigType } from '@nestjs/config';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import proxyAddr from '@fastify/proxy-addr';
 import { a2aVersionOf } from '../../common/http/a2a-version';
 import { renderRestError } from '../../common/errors/a2a-error-render';
 import { httpConfig, serverConfig } from '../../config/namespaces';
 import { CallerGate, CallerRequest } from '../auth/caller-gate';
-import { HttpObserve, observeFrom } from '../observability/http-observer';
+import type { HttpObserve } from '../observability/http-observer';
 import { rejectAmbiguousParts } from '../skills/content-modes';
 import { CallContextService } from './call-context.service';
-import type { BeforeRouting, HandOver } from './http/before-routing';
-import { BindingSocket, SOCKET_BINDING } from './http/binding-errors';
+import {
+  BeforeRouting,
+  HandOver,
+  bodyLength,
+  observeBeforeRouting,
+  readBody,
+} from './http/before-routing';
 import { GuardPolicy, guardVerdict } from './http/guard-policy';
-import { EXPOSE_HEADERS } from './http/request-guards';
+import { guardReplyHeaders } from './http/request-guards';
 import { readEnvelope } from './json-rpc/json-rpc-envelope';
 import { JsonRpcController } from './json-rpc/json-rpc.controller';
 import {
@@ -75,7 +79,6 @@ export class SendMessageFastPath implements BeforeApplicationShutdown {
   /** SendMessage requests answered here since start (the rest went to Fastify); for tests. */
   answered = 0;
   private readonly logger = new Logger(JsonRpcController.name);
-  private readonly trustProxy: (address: string, hop: number) => boolean;
   /** Requests taken whose body is still being read. */
   private reading = 0;
   /** Set at shutdown: no request is taken any more ({@link beforeApplicationShutdown}). */
@@ -88,10 +91,7 @@ export class SendMessageFastPath implements BeforeApplicationShutdown {
     private readonly gate: CallerGate,
     @Inject(httpConfig.KEY) private readonly http: ConfigType<typeof httpConfig>,
     @Inject(serverConfig.KEY) private readonly server: ConfigType<typeof serverConfig>,
-  ) {
-    const hops = server.trustedProxyHops;
-    this.trustProxy = (_address, hop) => hop < hops;
-  }
+  ) {}
 
   /**
    * Stops taking requests, and waits until every request taken has its body read (and is then
@@ -116,25 +116,19 @@ export class SendMessageFastPath implements BeforeApplicationShutdown {
     res: ServerResponse,
     handOver: HandOver,
   ): boolean {
-    const url = req.url;
-    const rest = url === REST_PATH;
-    if (this.draining || req.method !== 'POST' || (url !== JSON_RPC_PATH && !rest)) return false;
-    const headers = req.headers;
-    const version = headers['a2a-version'];
-    if (typeof version !== 'string' || a2aVersionOf(version) !== '1.0') return false;
-    const length = bodyLength(headers['content-length']);
-    if (length === undefined || length > this.server.maxBodyBytes) return false;
-    if (headers['transfer-encoding'] !== undefined) return false;
-    if (!rest && mediaTypeOf(headers['content-type']) !== JSON_MEDIA_TYPE) return false;
-    const verdict = guardVerdict(deps.guards, req, 'POST', url);
-    if (verdict.refusal !== undefined || verdict.lateRefusal !== undefined) return false;
-    const ip = this.clientAddress(req);
-    if (ip === undefined) return false;
-    const caller: CallerRequest = { headers, ip };
-    // A caller the auth guard would refuse now is the guard's to answer: left unread to Fastify.
-    if (this.gate.principalOf(caller) === undefined) return false;
-    const taken: Taken = { rest, caller, headers: replyHeaders(verdict.allowOrigin) };
-    taken.unobserve = this.observeAndMark(deps, taken, req, res);
+    const taken = this.qualified(deps, req);
+    if (taken === undefined) return false;
+    const { rest, caller } = taken;
+    taken.unobserve = observeBeforeRouting(deps.observe, req, res, rest ? 'HTTP+JSON' : 'JSONRPC', {
+      method: 'POST',
+      route: rest ? REST_ROUTE : JSON_RPC_PATH,
+      url: req.url ?? '',
+      headers: req.headers,
+      /** Set once the body is read, as the auth guard sets `request.principal`. */
+      get principal() {
+        return caller.principal;
+      },
+    });
     this.reading += 1;
     readBody(
       req,
@@ -142,6 +136,28 @@ export class SendMessageFastPath implements BeforeApplicationShutdown {
       () => this.readEnded(),
     );
     return true;
+  }
+
+  /** The request taken, when its head qualifies (see the class); undefined otherwise. */
+  private qualified(deps: SendMessageFastPathDeps, req: IncomingMessage): Taken | undefined {
+    const url = req.url;
+    const rest = url === REST_PATH;
+    if (this.draining || req.method !== 'POST' || (url !== JSON_RPC_PATH && !rest)) return;
+    const headers = req.headers;
+    const version = headers['a2a-version'];
+    if (typeof version !== 'string' || a2aVersionOf(version) !== '1.0') return;
+    const length = bodyLength(headers['content-length']);
+    if (length === undefined || length > this.server.maxBodyBytes) return;
+    if (headers['transfer-encoding'] !== undefined) return;
+    if (!rest && mediaTypeOf(headers['content-type']) !== JSON_MEDIA_TYPE) return;
+    const verdict = guardVerdict(deps.guards, req, 'POST', url);
+    if (verdict.refusal !== undefined || verdict.lateRefusal !== undefined) return;
+    const ip = this.gate.addressOf(req);
+    if (ip === undefined) return;
+    const caller: CallerRequest = { headers, ip };
+    // A caller the auth guard would refuse now is the guard's to answer: left unread to Fastify.
+    if (this.gate.principalOf(caller) === undefined) return;
+    return { rest, caller, headers: guardReplyHeaders('1.0', verdict.allowOrigin) };
   }
 
   private readEnded(): void {
@@ -229,90 +245,4 @@ export class SendMessageFastPath implements BeforeApplicationShutdown {
       errorReply,
     };
   }
-
-  /**
-   * Observes the request when its response ends (as Fastify's `onRequest` hook does) and marks
-   * its socket with the binding while it is in flight (as the request guards do), for errors
-   * Node reports on the connection.
-   * @returns What undoes both.
-   */
-  private observeAndMark(
-    deps: SendMessageFastPathDeps,
-    taken: Taken,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): () => void {
-    const started = process.hrtime.bigint();
-    const socket = req.socket as BindingSocket;
-    socket[SOCKET_BINDING] = taken.rest ? 'HTTP+JSON' : 'JSONRPC';
-    const observed = {
-      method: 'POST',
-      route: taken.rest ? REST_ROUTE : JSON_RPC_PATH,
-      url: req.url ?? '',
-      headers: req.headers,
-      /** Set once the body is read, as the auth guard sets `request.principal`. */
-      get principal() {
-        return taken.caller.principal;
-      },
-    };
-    const onClose = (): void => {
-      delete socket[SOCKET_BINDING];
-      deps.observe(observed, res, started);
-    };
-    res.once('close', onClose);
-    return () => {
-      res.removeListener('close', onClose);
-      delete socket[SOCKET_BINDING];
-      observeFrom(req, started); // Fastify's observer times it from its head, as the route would
-    };
-  }
-
-  /** `request.ip` as Fastify computes it (X-Forwarded-For through the trusted proxy hops). */
-  private clientAddress(req: IncomingMessage): string | undefined {
-    if (this.server.trustedProxyHops === 0) return req.socket.remoteAddress;
-    const addresses = proxyAddr.all(req, this.trustProxy);
-    return addresses[addresses.length - 1];
-  }
-}
-
-/** The request guards' reply headers: the served version and CORS for an allowed origin. */
-function replyHeaders(allowOrigin: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { 'A2A-Version': '1.0' };
-  if (allowOrigin === undefined) return headers;
-  headers['access-control-allow-origin'] = allowOrigin;
-  headers['access-control-expose-headers'] = EXPOSE_HEADERS;
-  if (allowOrigin !== '*') headers.vary = 'Origin';
-  return headers;
-}
-
-/** A `Content-Length` value as a byte count; undefined when absent or not one decimal number. */
-function bodyLength(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d{1,15}$/.test(value)) return undefined;
-  return Number(value);
-}
-
-/**
- * Reads the body (Node's parser stops at its `Content-Length`) and calls `done` with it once the
- * request ends, then `ended` (a request handed over in `done` is routed by Fastify by then). A
- * request that fails or is aborted first is dropped (its socket is gone; nothing is answered),
- * and `ended` is called.
- */
-function readBody(req: IncomingMessage, done: (body: Buffer) => void, ended: () => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let reading = true;
-  const end = (): void => {
-    if (reading) ended();
-    reading = false;
-  };
-  req.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    size += chunk.length;
-  });
-  req.once('end', () => {
-    done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    end();
-  });
-  req.once('error', () => req.socket.destroy());
-  req.once('close', end);
 }

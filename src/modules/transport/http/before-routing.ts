@@ -1,6 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { observeFrom } from '../../observability/http-observer';
+import type { HttpObserve, ObservedRequest } from '../../observability/http-observer';
+import { Binding, BindingSocket, SOCKET_BINDING } from './binding-errors';
 
 /**
  * Gives a request to Fastify's own listener, as if no handler had seen it.
@@ -88,4 +91,69 @@ function taken(
     res.destroy();
     return true;
   }
+}
+
+/** A `Content-Length` value as a byte count; undefined when absent or not one decimal number. */
+export function bodyLength(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d{1,15}$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/**
+ * Reads the body (Node's parser stops at its `Content-Length`) and calls `done` with it once the
+ * request ends, then `ended` (a request handed over in `done` is routed by Fastify by then). A
+ * request that fails or is aborted first is dropped (its socket is gone; nothing is answered),
+ * and `ended` is called.
+ */
+export function readBody(
+  req: IncomingMessage,
+  done: (body: Buffer) => void,
+  ended: () => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let reading = true;
+  const end = (): void => {
+    if (reading) ended();
+    reading = false;
+  };
+  req.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  req.once('end', () => {
+    done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    end();
+  });
+  req.once('error', () => req.socket.destroy());
+  req.once('close', end);
+}
+
+/**
+ * Observes a request taken before routing when its response ends (metrics, access line: as
+ * Fastify's `onRequest` hook does) and marks its socket with the binding while it is in flight
+ * (as the request guards do), for errors Node reports on the connection.
+ * @returns What undoes both, for a request then handed to Fastify (whose hooks observe and mark
+ *   it, timed from its head, as the route would).
+ */
+export function observeBeforeRouting(
+  observe: HttpObserve,
+  req: IncomingMessage,
+  res: ServerResponse,
+  binding: Binding,
+  observed: ObservedRequest,
+): () => void {
+  const started = process.hrtime.bigint();
+  const socket = req.socket as BindingSocket;
+  socket[SOCKET_BINDING] = binding;
+  const onClose = (): void => {
+    delete socket[SOCKET_BINDING];
+    observe(observed, res, started);
+  };
+  res.once('close', onClose);
+  return () => {
+    res.removeListener('close', onClose);
+    delete socket[SOCKET_BINDING];
+    observeFrom(req, started);
+  };
 }

@@ -97,12 +97,27 @@ function setResponseHeaders(
   config: GuardSettings,
   allowOrigin: string | undefined,
 ): void {
-  const version = negotiatedVersion(request, config.legacyV03);
-  if (version !== undefined) reply.raw.setHeader(A2A_VERSION_HEADER, version);
-  if (allowOrigin === undefined) return;
-  reply.raw.setHeader('access-control-allow-origin', allowOrigin);
-  reply.raw.setHeader('access-control-expose-headers', EXPOSE_HEADERS);
-  if (allowOrigin !== '*') reply.raw.setHeader('vary', 'Origin');
+  const headers = guardReplyHeaders(negotiatedVersion(request, config.legacyV03), allowOrigin);
+  for (const name in headers) reply.raw.setHeader(name, headers[name]);
+}
+
+/**
+ * The headers the request guards give a reply: the served `A2A-Version` (if any) and, for an
+ * allowed origin, `Access-Control-Allow-Origin`, `-Expose-Headers` and `Vary: Origin` (not for
+ * the `*` of discovery). For Fastify's replies and those served before routing alike.
+ * @see Fetch standard (CORS protocol); A2A specification §3.6.
+ */
+export function guardReplyHeaders(
+  version: string | undefined,
+  allowOrigin: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (version !== undefined) headers[A2A_VERSION_HEADER] = version;
+  if (allowOrigin === undefined) return headers;
+  headers['access-control-allow-origin'] = allowOrigin;
+  headers['access-control-expose-headers'] = EXPOSE_HEADERS;
+  if (allowOrigin !== '*') headers.vary = 'Origin';
+  return headers;
 }
 
 /**

@@ -27,6 +27,7 @@ import { serveBeforeRouting } from './modules/transport/http/before-routing';
 import { SendMessageFastPath } from './modules/transport/send-message.fast-path';
 import {
   capConnectionsPerAddress,
+  keepRequestDeadlineWhileClosing,
   serverLimitOptions,
 } from './modules/transport/http/server-limits';
 
@@ -85,7 +86,8 @@ const PROCESS_LOGGERS = new WeakMap<object, ProcessLogger>();
  * raw-string body parsing for every media type (controllers parse, so bad JSON and wrong media
  * types get A2A errors), the request guards (Host, Origin, preflight, Content-Type: see
  * {@link registerRequestGuards}), the plain card GET and A2A 1.0 SendMessage served before
- * Fastify's routing ({@link serveBeforeRouting}), the per-address connection cap and shutdown hooks. Failures
+ * Fastify's routing ({@link serveBeforeRouting}), the per-address connection cap, the request deadline while closing
+ * ({@link keepRequestDeadlineWhileClosing}) and shutdown hooks. Failures
  * before a controller runs (413, unknown route) reach Nest's global filter,
  * `A2aFallbackExceptionFilter`. Call before `init()`/`listen()`.
  */
@@ -108,6 +110,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     sends.beforeRouting({ guards, observe }),
   ]);
   capConnectionsPerAddress(app.getHttpServer(), http.maxConnectionsPerAddress);
+  keepRequestDeadlineWhileClosing(fastify, app.getHttpServer(), http.requestTimeoutMs);
   app.enableShutdownHooks();
   return app;
 }

@@ -534,6 +534,23 @@ describe('SendMessage served before routing, shutdown (issue #14)', () => {
   });
 });
 
+describe('Request deadline while the server closes (review of issue #14)', () => {
+  it('a stalled body (a 0.3 call, routed by Fastify) gets its 408 and the server closes', async () => {
+    const server = await startTestServer({ SUPERQODE_A2A_REQUEST_TIMEOUT_MS: 1500 });
+    const s = await rawSocket(
+      server.url,
+      `POST / HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\ncontent-type: application/json\r\n` +
+        `content-length: 100\r\n\r\n{"jsonrpc":`,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close(); // before the fix: never resolved (Node stops the deadline checks)
+    const reply = parseRawResponse(await s.closed);
+    await closed;
+    expect(reply.status).toBe(408);
+    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+});
+
 function rest(): string {
   return JSON.stringify({ message: MESSAGE });
 }

@@ -1,6 +1,6 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Env } from '../../../config/env.schema';
 import {
   BindingSocket,
@@ -41,13 +41,16 @@ export function serverLimitOptions(env: Env): Partial<FastifyServerOptions> {
   } as Partial<FastifyServerOptions>;
 }
 
+const REQUEST_TIMEOUT_MESSAGE =
+  'The request was not received in time (SUPERQODE_A2A_REQUEST_TIMEOUT_MS).';
+
 /** Node's `clientError`: answer in the binding of the bytes received (when writable), then close. */
 function clientErrorHandler(error: Error, socket: Socket): void {
   const err = error as Error & { code?: string; rawPacket?: Buffer };
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'The request was not received in time (SUPERQODE_A2A_REQUEST_TIMEOUT_MS).']
+      ? [408, REQUEST_TIMEOUT_MESSAGE]
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request headers are too large.']
         : [
@@ -105,4 +108,47 @@ export function overCapMessage(max: number): string {
 
 function overCapResponse(max: number): string {
   return rawErrorResponse('HTTP+JSON', 503, overCapMessage(max), { 'Retry-After': '1' });
+}
+
+/** The request a connection is reading or answering, and when its head arrived (epoch ms). */
+const CURRENT_REQUEST = Symbol('currentRequest');
+type RequestSocket = Socket & { [CURRENT_REQUEST]?: { req: IncomingMessage; atMs: number } };
+
+/**
+ * Keeps the whole-request deadline (`requestTimeout`) while the server closes. Node stops
+ * checking it once `server.close()` begins (and Fastify then waits for every open connection), so
+ * a client that sent a head and stalls its body held the shutdown forever (found in review). Once
+ * Fastify closes, a request whose body has not fully arrived by its deadline gets the 408 the
+ * running server gives (in its binding's shape) and its connection is closed; a complete request
+ * (a reply still being written, an SSE stream) is left alone.
+ * @param requestTimeoutMs - `SUPERQODE_A2A_REQUEST_TIMEOUT_MS`.
+ * @see Node.js `http.Server.close()` (stops the connections-checking interval).
+ */
+export function keepRequestDeadlineWhileClosing(
+  fastify: FastifyInstance,
+  server: Server,
+  requestTimeoutMs: number,
+): void {
+  const sockets = new Set<RequestSocket>();
+  server.on('connection', (socket: RequestSocket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.prependListener('request', (req: IncomingMessage) => {
+    (req.socket as RequestSocket)[CURRENT_REQUEST] = { req, atMs: Date.now() };
+  });
+  fastify.addHook('preClose', (done) => {
+    for (const socket of sockets) {
+      const current = socket[CURRENT_REQUEST];
+      if (current === undefined || current.req.complete) continue;
+      const leftMs = Math.max(0, current.atMs + requestTimeoutMs - Date.now());
+      setTimeout(() => {
+        if (current.req.complete || socket.destroyed) return;
+        const binding = bindingOfClientError(socket as BindingSocket, undefined);
+        if (socket.writable) socket.write(rawErrorResponse(binding, 408, REQUEST_TIMEOUT_MESSAGE));
+        socket.destroy();
+      }, leftMs).unref();
+    }
+    done();
+  });
 }

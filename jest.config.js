@@ -45,6 +45,8 @@ module.exports = {
     // Controller tier: the real app on Fastify via inject(), no socket (test/utils/inject-app.ts).
     { ...common, displayName: 'controller', testMatch: ['<rootDir>/test/controller/**/*.controller-spec.ts'] },
     // 60 s: with suites side by side a loaded machine stretches process starts (no test asserts on time).
+    // Group files (test/e2e/groups) each run several suites (test/e2e/*.e2e.ts) with one app load
+    // (test/utils/e2e-suites.ts, issue #13); `--testMatch '**/test/e2e/NAME.e2e.ts'` runs one suite.
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 60000 },
   ],
 };

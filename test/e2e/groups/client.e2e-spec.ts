@@ -1,13 +1,12 @@
 import { describeSuites } from '../../utils/e2e-suites';
 
-/** The client CLI against our server and fake agents: conversations, discovery, SSE, interop. */
+/** The client CLI: commands, conversations (also on a TTY), conformance, discovery, SSE, mTLS. */
 describeSuites([
   'client-cli',
   'client-conversation',
-  'client-interop',
   'client-conversation-tty',
   'client-conformance',
   'client-discovery',
   'client-sse',
-  'client-server',
+  'client-mtls',
 ]);

@@ -1,10 +1,4 @@
 import { describeSuites } from '../../utils/e2e-suites';
 
-/** Stores and restarts: ownership leases, store health, crash recovery, durable replies. */
-describeSuites([
-  'store-ownership',
-  'store-health',
-  'crash-recovery',
-  'reply-durability',
-  'durability',
-]);
+/** Replies that survive SIGKILL, store ownership leases, durability, store health. */
+describeSuites(['reply-durability', 'store-ownership', 'durability', 'store-health']);

@@ -1,6 +1,6 @@
 import { describeSuites } from '../../utils/e2e-suites';
 
-/** The harness skill served over A2A: runs, answers, approvals, follow-ups, streaming. */
+/** The harness skill over A2A: runs, answers, approvals, follow-ups, streaming, the ledger. */
 describeSuites([
   'harness-skill',
   'harness-answer-parts',
@@ -10,4 +10,7 @@ describeSuites([
   'harness-run',
   'harness-stream-keepalive',
   'harness-tool-progress',
+  'harness-ledger',
+  'harness-ledger-ownership',
+  'harness-run-log',
 ]);

@@ -1,4 +1,11 @@
 import { describeSuites } from '../../utils/e2e-suites';
 
-/** Running the server: `start:dev`, logs, banner, metrics, .env, the examples and embedding. */
-describeSuites(['start-dev', 'operability', 'examples', 'embedding', 'logging', 'metrics']);
+/** `npm run start:dev`, Agent Card publication, the examples, embedding, logging and metrics. */
+describeSuites([
+  'start-dev',
+  'agent-card-publication',
+  'examples',
+  'embedding',
+  'logging',
+  'metrics',
+]);

@@ -1,12 +1,14 @@
 import { describeSuites } from '../../utils/e2e-suites';
 
-/** The A2A bindings: transports, streaming, request shapes, the shortlist skill and custom skills. */
+/** The A2A bindings: transports, the SDK client, interop, streaming, request shapes, skills. */
 describeSuites([
   'transport-hardening',
+  'sdk-client',
+  'client-interop',
+  'client-server',
   'streaming',
   'request-member-types',
   'legacy-sse-errors',
-  'sdk-client',
   'content-modes',
   'shortlist-streaming',
   'shortlist-understanding',

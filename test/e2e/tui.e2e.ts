@@ -226,7 +226,10 @@ d('superqode tui in tmux (issue #18)', () => {
   });
 
   it('Logout deletes the stored OAuth token of the agent', async () => {
-    const { screen, home } = open();
+    // The file store, as the test writes it: with `auto` the TUI takes the OS keyring when it
+    // works, and a kernel keyring becomes usable to the processes of a jest worker once any
+    // suite in that worker has probed it (client-saved-secrets does, in process).
+    const { screen, home } = open([], { SUPERQODE_A2A_OAUTH_STORE: 'file' });
     const store = new FileTokenStore(join(home, '.superqode/a2a-oauth'));
     const key = tokenKey(`${oauthAgent.url}/.well-known/agent-card.json`, 'corp');
     store.set(key, {

@@ -39,6 +39,8 @@ module.exports = {
   // so jest's default (cores - 1: one worker, run in band, on a 2-core machine) leaves a core idle.
   // `--maxWorkers` / `-i` on the command line still win.
   maxWorkers: Math.max(3, availableParallelism() - 1),
+  // The longest e2e group files first, also with a cold cache (test/utils/e2e-sequencer.js).
+  testSequencer: '<rootDir>/test/utils/e2e-sequencer.js',
   testTimeout: 30000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },

@@ -111,7 +111,11 @@ d('superqode tui in tmux (issue #18)', () => {
 
   async function connectOurs(screen: TuiScreen): Promise<string> {
     await screen.waitFor('Command [');
-    screen.type(`:connect a2a ${suite.server.url}`);
+    const command = `:connect a2a ${suite.server.url}`;
+    screen.type(command);
+    // Enter only once the TUI has shown the text: read with it in one chunk (a slow start under
+    // load), the Enter counts as typed text, not as the key, and the command is never run.
+    await screen.waitFor(command);
     screen.press('Enter');
     return screen.waitFor(/Connected to .*type a message/);
   }

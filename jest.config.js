@@ -39,12 +39,16 @@ module.exports = {
   // so jest's default (cores - 1: one worker, run in band, on a 2-core machine) leaves a core idle.
   // `--maxWorkers` / `-i` on the command line still win.
   maxWorkers: Math.max(3, availableParallelism() - 1),
+  // The longest e2e group files first, also with a cold cache (test/utils/e2e-sequencer.js).
+  testSequencer: '<rootDir>/test/utils/e2e-sequencer.js',
   testTimeout: 30000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     // Controller tier: the real app on Fastify via inject(), no socket (test/utils/inject-app.ts).
     { ...common, displayName: 'controller', testMatch: ['<rootDir>/test/controller/**/*.controller-spec.ts'] },
     // 60 s: with suites side by side a loaded machine stretches process starts (no test asserts on time).
+    // Group files (test/e2e/groups) each run several suites (test/e2e/*.e2e.ts) with one app load
+    // (test/utils/e2e-suites.ts, issue #13); `--testMatch '**/test/e2e/NAME.e2e.ts'` runs one suite.
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 60000 },
   ],
 };

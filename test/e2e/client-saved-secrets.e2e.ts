@@ -4,8 +4,6 @@ import { reachableKeyring } from '../../src/modules/client/connection-secrets';
 import { superqodeInProcess, tempHome } from '../fakes/client-cli';
 import { aV1Card, FakeAgent, startFakeAgent } from '../fakes/client-fake-agent';
 
-jest.setTimeout(30_000);
-
 const TOKEN = 'saved-secret-token-0123456789';
 const KEYRING = reachableKeyring();
 

@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { CLI, requireBuiltCli, tempHome } from '../fakes/client-cli';
 import { harnessServerSuite } from '../fakes/harness-server';
 
-jest.setTimeout(40_000);
-
 const SPEC = `
 name: client-tty-e2e
 execution_policy:

@@ -111,7 +111,11 @@ d('superqode tui in tmux (issue #18)', () => {
 
   async function connectOurs(screen: TuiScreen): Promise<string> {
     await screen.waitFor('Command [');
-    screen.type(`:connect a2a ${suite.server.url}`);
+    const command = `:connect a2a ${suite.server.url}`;
+    screen.type(command);
+    // Enter only once the TUI has shown the text: read with it in one chunk (a slow start under
+    // load), the Enter counts as typed text, not as the key, and the command is never run.
+    await screen.waitFor(command);
     screen.press('Enter');
     return screen.waitFor(/Connected to .*type a message/);
   }
@@ -226,7 +230,10 @@ d('superqode tui in tmux (issue #18)', () => {
   });
 
   it('Logout deletes the stored OAuth token of the agent', async () => {
-    const { screen, home } = open();
+    // The file store, as the test writes it: with `auto` the TUI takes the OS keyring when it
+    // works, and a kernel keyring becomes usable to the processes of a jest worker once any
+    // suite in that worker has probed it (client-saved-secrets does, in process).
+    const { screen, home } = open([], { SUPERQODE_A2A_OAUTH_STORE: 'file' });
     const store = new FileTokenStore(join(home, '.superqode/a2a-oauth'));
     const key = tokenKey(`${oauthAgent.url}/.well-known/agent-card.json`, 'corp');
     store.set(key, {

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, requireBuiltCli } from '../fakes/client-cli';
 
-jest.setTimeout(60_000);
-
 /**
  * Module paths (in `require.cache`) of each feature's commands and heavy dependencies (the error
  * map, `src/common/errors/error-map.ts`, loads a few small error classes of every feature).

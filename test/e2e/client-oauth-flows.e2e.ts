@@ -17,8 +17,6 @@ import { aV1Card, FakeAgent, SeenRequest, startFakeAgent } from '../fakes/client
 import { FlakyProxy, startFlakyProxy } from '../fakes/flaky-proxy';
 import { OidcServer, startOidcServer } from '../fakes/oidc-process';
 
-jest.setTimeout(40_000);
-
 const traced = (t: ClientTrace): string => t.entries.map(formatTraceEntry).join('\n');
 const bearerOf = (r: SeenRequest): string =>
   String(r.headers.authorization ?? '').replace(/^Bearer /, '');

@@ -16,8 +16,6 @@ import { startFakeDeviceAs } from '../fakes/oidc-fake-as';
 import { OidcServer, startOidcServer } from '../fakes/oidc-process';
 import { requireBuiltCli, superqode, tempHome } from '../fakes/client-cli';
 
-jest.setTimeout(30_000);
-
 const traced = (t: ClientTrace): string => t.entries.map(formatTraceEntry).join('\n');
 /** Token files (registered clients, `client-*.json`, are kept across logouts). */
 const tokenFiles = (dir: string): string[] =>

@@ -6,8 +6,6 @@ import { aV1Card, aV1Task, FakeAgent, json, startFakeAgent } from '../fakes/clie
 import { withSlowExecutor } from '../utils/executor-override';
 import { TestServer, startTestServer } from '../utils/test-app';
 
-jest.setTimeout(30_000);
-
 describe('superqode connect a2a / a2a (in process, two runs on the built CLI; issue #6)', () => {
   const secret = aKeySecret();
   const key = aKey(secret).key;

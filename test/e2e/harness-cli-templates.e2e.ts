@@ -5,8 +5,6 @@ import { tempCheckout } from '../fakes/harness-fixtures';
 import { runCommandInProcessWithoutSettings } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
-jest.setTimeout(60_000);
-
 /** Runs the built CLI without provider keys or server settings in the environment. */
 function cli(
   args: string[],

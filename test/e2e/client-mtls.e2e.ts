@@ -5,8 +5,6 @@ import { viewResult } from '../../src/modules/client/result-view';
 import { aV1Card, FakeAgent, startFakeAgent } from '../fakes/client-fake-agent';
 import { makeTestPki, startOpensslServer, TestPki } from '../fakes/client-tls';
 
-jest.setTimeout(30_000);
-
 describe('mutual TLS failures are named, not "cannot reach the host" (RFC 8446 §6.2 alerts, #17)', () => {
   let pki: TestPki;
   let agent: FakeAgent;

@@ -11,9 +11,6 @@ import { runCommandInProcessWithoutSettings } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
 
-// Each CLI start costs about 2 s (Nest bootstrap); a test spawns up to five.
-jest.setTimeout(60_000);
-
 interface CliRun {
   status: number | null;
   stdout: string;

@@ -71,7 +71,7 @@ describe('Remote binds and the harness skill (issue #3)', () => {
     }
   });
 
-  it('a loopback bind with a model serves both skills (without one: harness-not-served.e2e-spec.ts)', async () => {
+  it('a loopback bind with a model serves both skills (without one: harness-not-served.e2e.ts)', async () => {
     const server = await startTestServer({ SUPERQODE_A2A_HARNESS_ENABLED: true, ...MODEL });
     try {
       expect(await skills(server.url)).toEqual(['harness-shortlist', 'superqode-harness']);

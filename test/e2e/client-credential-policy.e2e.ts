@@ -1,8 +1,6 @@
 import { superqodeInProcess, tempHome } from '../fakes/client-cli';
 import { aV1Card, FakeAgent, json, startFakeAgent } from '../fakes/client-fake-agent';
 
-jest.setTimeout(30_000);
-
 const TOKEN = 'policy-token-0123456789';
 const jsonrpc = (url: string) => ({ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
 const bearer = { securitySchemes: { b: { httpAuthSecurityScheme: { scheme: 'bearer' } } } };

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkPublishedCard, diffJson } from '../../scripts/check-published-agent-card';
+import { ServeCommandsModule } from '../../src/modules/transport/commands/serve-commands.module';
 import { get } from '../fixtures/builders';
+import { runCommandInProcessWithoutSettings } from '../utils/in-process-cli';
 import { TestServer, startTestServer } from '../utils/test-app';
 
 const CLI = join(__dirname, '../../dist/cli.js');
@@ -18,6 +20,18 @@ function exportCard(...flags: string[]): string {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '' },
     },
+  );
+  expect([r.status, r.stderr]).toEqual([0, '']);
+  return readFileSync(file, 'utf8');
+}
+
+/** {@link exportCard} in process (issue #13): the same command code; the test above stays spawned. */
+async function exportCardInProcess(...flags: string[]): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'sq-card-')), 'card.json');
+  const r = await runCommandInProcessWithoutSettings(
+    [ServeCommandsModule],
+    ['serve', 'a2a', '--export-agent-card', file, ...flags],
+    process.cwd(),
   );
   expect([r.status, r.stderr]).toEqual([0, '']);
   return readFileSync(file, 'utf8');
@@ -40,7 +54,7 @@ describe('Agent Card publication (issue #3)', () => {
     afterAll(() => server.close());
 
     it('the export is byte-identical to the served card for the same settings, and never holds the token', async () => {
-      const exported = exportCard(
+      const exported = await exportCardInProcess(
         '--public-url',
         'https://agent.example.com',
         '--token',

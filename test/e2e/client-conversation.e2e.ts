@@ -3,8 +3,6 @@ import { join } from 'node:path';
 import { superqodeInProcess, tempHome } from '../fakes/client-cli';
 import { harnessServerSuite } from '../fakes/harness-server';
 
-jest.setTimeout(30_000);
-
 const SPEC = `
 name: client-conversation-e2e
 execution_policy:

@@ -2,8 +2,6 @@ import { superqodeInProcess, tempHome } from '../fakes/client-cli';
 import { aV1Card, FakeAgent, json, startFakeAgent } from '../fakes/client-fake-agent';
 import { TestServer, startTestServer } from '../utils/test-app';
 
-jest.setTimeout(30_000);
-
 /** `npm start`'s settings: default rate limits, the harness skill on (no model configured). */
 const NPM_START_DEFAULTS = {
   SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 10,

@@ -28,6 +28,9 @@ async function settled(server: Server, id: string, deadlineMs = 30_000): Promise
   const until = Date.now() + deadlineMs;
   for (;;) {
     const got = await post(server.url, aJsonRpcRequest('GetTask', { id }), V1);
+    // A GetTask error on the survivor is a defect to see, not to poll past (it flaked 2 in 28).
+    if (got.body?.result === undefined)
+      throw new Error(`GetTask answered HTTP ${got.status}: ${got.text.slice(0, 500)}`);
     const state = got.body.result?.status?.state as string | undefined;
     if (
       (state && !['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(state)) ||

@@ -18,7 +18,7 @@ const GROUP_SECONDS = {
   'harness-sandbox': 13,
   'harness-skill': 13,
   client: 10,
-  access: 10,
+  access: 11,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { describeSuites } from '../../utils/e2e-suites';
 
-/** Crash recovery; who may call: auth, anonymous access, rate limits, browser guards, binds, the card. */
+/** Crash recovery; who may call: auth, anonymous access, rate limits, browser guards, binds, the card and SendMessage served before routing. */
 describeSuites([
   'crash-recovery',
   'auth',
@@ -10,4 +10,5 @@ describeSuites([
   'browser-guards',
   'remote-bind',
   'agent-card-fast-path',
+  'send-message-fast-path',
 ]);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { a2aVersionOf } from '../../common/http/a2a-version';
 import type { HttpObserve } from '../observability/http-observer';
 import { GuardPolicy, guardVerdict } from '../transport/http/guard-policy';
-import { EXPOSE_HEADERS, versionServed } from '../transport/http/request-guards';
+import { guardReplyHeaders, versionServed } from '../transport/http/request-guards';
 import type { BeforeRouting } from '../transport/http/before-routing';
 import { isAgentCardPath } from './agent-card.constants';
 import type { AgentCardRoutes, CardReply } from './agent-card.routes';
@@ -71,13 +71,7 @@ function headLines(
   const key = `${version ?? ''} ${allowOrigin ?? ''}`;
   let lines = byKey.get(key);
   if (lines === undefined) {
-    const merged: Record<string, string> = {};
-    if (version !== undefined) merged['a2a-version'] = version;
-    if (allowOrigin !== undefined) {
-      merged['access-control-allow-origin'] = allowOrigin;
-      merged['access-control-expose-headers'] = EXPOSE_HEADERS;
-    }
-    lines = Object.entries({ ...merged, ...reply.headers }).flat();
+    lines = Object.entries({ ...guardReplyHeaders(version, allowOrigin), ...reply.headers }).flat();
     byKey.set(key, lines);
   }
   return lines;

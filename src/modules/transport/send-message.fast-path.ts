@@ -63,12 +63,11 @@ const REST_ROUTE = '/message::send';
  * routing, hooks and Nest's router (issue #14: that stack cost more CPU than the send itself).
  * It takes only requests it can answer exactly as the Fastify route would, and hands every other
  * one to Fastify unchanged: `A2A-Version: 1.0`, no query, a `Content-Length` within the body
- * limit, no `Transfer-Encoding`, the request guards' {@link guardVerdict} passing, and a caller
- * the auth guard would admit ({@link CallerGate.principalOf}). It reads the body, and hands the
- * request over with it when it is not a well-formed SendMessage of its binding (bad JSON or
- * UTF-8, another JSON-RPC method, a shape the controllers refuse) or when the auth guard, asked
- * again once the body is read (as it runs then), would no longer admit the caller, so every
- * refusal keeps one code path. Then the rate limits ({@link CallerGate.admit}; a 429 is
+ * limit, no `Transfer-Encoding` and the request guards' {@link guardVerdict} passing. It reads
+ * the body, and hands the request over with it when the auth guard would not admit the caller
+ * ({@link CallerGate.principalOf}, asked once the body is read, as the guard runs then) or when
+ * it is not a well-formed SendMessage of its binding (bad JSON or UTF-8, another JSON-RPC method,
+ * a shape the controllers refuse), so every refusal keeps one code path. Then the rate limits ({@link CallerGate.admit}; a 429 is
  * answered here, in the binding's shape) and the same reply the controllers give ({@link jsonRpcSendMessageReply};
  * the REST body from {@link sendMessageResponseText}, errors by `renderRestError`), with the
  * request guards' headers (`A2A-Version`, CORS) and the same observer (metrics, access line).
@@ -155,8 +154,6 @@ export class SendMessageFastPath implements BeforeApplicationShutdown {
     const ip = this.gate.addressOf(req);
     if (ip === undefined) return;
     const caller: CallerRequest = { headers, ip };
-    // A caller the auth guard would refuse now is the guard's to answer: left unread to Fastify.
-    if (this.gate.principalOf(caller) === undefined) return;
     return { rest, caller, headers: guardReplyHeaders('1.0', verdict.allowOrigin) };
   }
 

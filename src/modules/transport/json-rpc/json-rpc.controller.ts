@@ -45,8 +45,6 @@ const LEGACY_STREAM_METHODS = new Set(['message/stream', LEGACY_RESUBSCRIBE]);
 const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
 const STREAM_STOP_METHODS = new Set(['SubscribeToTask', LEGACY_RESUBSCRIBE]);
 
-type Envelope = JsonRpcEnvelope;
-
 /**
  * JSON-RPC binding at `POST /`: A2A 1.0 (`A2A-Version: 1.0`) and, without the header, A2A 0.3
  * method names (when legacyV03 is on). Protocol errors answer HTTP 200 with an error envelope;
@@ -107,7 +105,7 @@ export class JsonRpcController {
     const result = (await handler.handle(
       envelope.request as unknown as Record<string, unknown>,
       context,
-    )) as Envelope | AsyncGenerator<Envelope>;
+    )) as JsonRpcEnvelope | AsyncGenerator<JsonRpcEnvelope>;
     const headers = extensionHeaders(context, legacy);
     if (isAsyncIterable(result)) {
       return this.stream(reply, result, { id, legacy, headers, method, context });
@@ -138,7 +136,11 @@ export class JsonRpcController {
     );
   }
 
-  private send(reply: FastifyReply, envelope: Envelope, headers: Record<string, string>): void {
+  private send(
+    reply: FastifyReply,
+    envelope: JsonRpcEnvelope,
+    headers: Record<string, string>,
+  ): void {
     writeTextReply(reply, jsonRpcEnvelopeReply(envelope, headers, this.logger));
   }
 
@@ -148,7 +150,7 @@ export class JsonRpcController {
 
   private async stream(
     reply: FastifyReply,
-    stream: AsyncGenerator<Envelope>,
+    stream: AsyncGenerator<JsonRpcEnvelope>,
     opts: {
       id: JsonRpcId;
       legacy: boolean;
@@ -158,7 +160,7 @@ export class JsonRpcController {
     },
   ): Promise<void> {
     const iterator = stream[Symbol.asyncIterator]();
-    let first: IteratorResult<Envelope>;
+    let first: IteratorResult<JsonRpcEnvelope>;
     try {
       first = await iterator.next();
     } catch (err) {

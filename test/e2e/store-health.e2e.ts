@@ -203,6 +203,7 @@ describe('task store health, failed writes, retention and list caps (issue #11.1
       expect(migrations.map((m: { name: string }) => m.name)).toEqual([
         'CreateA2aTasks1733000000000',
         'AddTaskLeases1765000000000',
+        'AddTaskRetentionIndex1765000000002',
       ]);
     } finally {
       await server?.close();

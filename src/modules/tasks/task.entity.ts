@@ -14,8 +14,9 @@ export interface TaskScope {
 /**
  * One stored A2A task, scoped to a tenant and an owner (table `a2a_tasks`).
  * Key and filter fields are real columns; the rest is proto-JSON text from `Task.toJSON`.
- * Created by migrations `CreateA2aTasks1733000000000` and `AddTaskLeases1765000000000`, never by
- * `synchronize`.
+ * Created by migrations `CreateA2aTasks1733000000000`, `AddTaskLeases1765000000000` and
+ * `AddTaskRetentionIndex1765000000002` (PostgreSQL: `CreateA2aTasksPostgres1765000000001`), never
+ * by `synchronize`.
  * @see SDK `@a2a-js/sdk/server/database` `tasks` table, which this layout mirrors.
  */
 @Entity(TASKS_TABLE)
@@ -23,6 +24,7 @@ export interface TaskScope {
 @Index('IDX_a2a_tasks_context_ts', ['tenant', 'owner', 'contextId', 'statusTimestampMs', 'id'])
 @Index('IDX_a2a_tasks_state_ts', ['tenant', 'owner', 'statusState', 'statusTimestampMs', 'id'])
 @Index('IDX_a2a_tasks_lease', ['leaseOwner'], { where: '"lease_owner" IS NOT NULL' })
+@Index('IDX_a2a_tasks_updated', ['updatedAtMs', 'id'])
 export class TaskEntity {
   /** `ServerCallContext.tenant`, `''` when none. */
   @PrimaryColumn({ type: 'text' })

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { CreateA2aTasks1733000000000 } from './migrations/1733000000000-create-a2a-tasks';
 import { AddTaskLeases1765000000000 } from './migrations/1765000000000-add-task-leases';
+import { AddTaskRetentionIndex1765000000002 } from './migrations/1765000000002-add-task-retention-index';
 import { CreateA2aTasksPostgres1765000000001 } from './migrations/postgres/1765000000001-create-a2a-tasks-postgres';
 import { postgresStoreOptions } from '../../common/database/postgres-options';
 import type { PostgresStoreOptions } from '../../common/database/postgres-options';
@@ -69,7 +70,11 @@ export function tasksDataSourceOptions(
     statementCacheSize: TASKS_STATEMENT_CACHE_SIZE,
     prepareDatabase,
     entities: [TaskEntity],
-    migrations: [CreateA2aTasks1733000000000, AddTaskLeases1765000000000],
+    migrations: [
+      CreateA2aTasks1733000000000,
+      AddTaskLeases1765000000000,
+      AddTaskRetentionIndex1765000000002,
+    ],
     migrationsRun: true,
     migrationsTableName: TASKS_MIGRATIONS_TABLE,
     synchronize: false,

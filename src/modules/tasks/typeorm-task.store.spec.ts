@@ -269,6 +269,7 @@ describe.each(storeBackends())(`${TypeOrmTaskStore.name} on %s`, (backend) => {
     expect(migrations).toEqual([
       { name: 'CreateA2aTasks1733000000000' },
       { name: 'AddTaskLeases1765000000000' },
+      { name: 'AddTaskRetentionIndex1765000000002' },
     ]);
     expect(await dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });

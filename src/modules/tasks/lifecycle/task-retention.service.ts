@@ -15,8 +15,13 @@ export const PRUNE_BATCH_ROWS = 1000;
 const DAY_MS = 86_400_000;
 const TERMINAL = `"status_state" IN (${TERMINAL_STATES.map(() => '?').join(', ')})`;
 const COUNT_SQL = 'SELECT COUNT(*) AS "total" FROM "a2a_tasks"';
-/** Oldest finished rows first (by last save), optionally only those saved before a cutoff. */
-const pruneSql = (beforeCutoff: boolean): string =>
+/**
+ * The retention delete: the oldest finished rows first (by last save), optionally only those
+ * saved before a cutoff. Parameters: the terminal states, then the cutoff (epoch ms) when
+ * `beforeCutoff`, then the row limit. Served by the index `IDX_a2a_tasks_updated`
+ * ("updated_at_ms", "id") on both dialects, so a batch never reads the whole table.
+ */
+export const pruneSql = (beforeCutoff: boolean): string =>
   'DELETE FROM "a2a_tasks" WHERE ("tenant", "owner", "id") IN (SELECT "tenant", "owner", "id" ' +
   `FROM "a2a_tasks" WHERE ${TERMINAL}${beforeCutoff ? ' AND "updated_at_ms" < ?' : ''} ` +
   'ORDER BY "updated_at_ms", "id" LIMIT ?)';

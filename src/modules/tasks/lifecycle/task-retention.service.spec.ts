@@ -14,9 +14,13 @@ describe(TaskRetention.name, () => {
   let dataSource: DataSource;
   let store: TypeOrmTaskStore;
   const retention = (maxTasks: number, taskTtlDays = 0) =>
-    new TaskRetention(dataSource, { maxTasks, taskTtlDays } as never, {
-      now: () => new Date(NOW_MS),
-    } as Clock);
+    new TaskRetention(
+      dataSource,
+      { maxTasks, taskTtlDays } as never,
+      {
+        now: () => new Date(NOW_MS),
+      } as Clock,
+    );
   /** Saves a task, then sets its last save to `ageDays` before NOW_MS. */
   const saved = async (id: string, state: TaskState, ageDays: number) => {
     await store.save(aTask(id, { state }), alice);
@@ -64,9 +68,7 @@ describe(TaskRetention.name, () => {
   it.each([false, true])(
     'reads the oldest rows through IDX_a2a_tasks_updated, not the whole table (cutoff %s)',
     async (beforeCutoff) => {
-      const params = beforeCutoff
-        ? [...TERMINAL_STATES, NOW_MS, 1000]
-        : [...TERMINAL_STATES, 1000];
+      const params = beforeCutoff ? [...TERMINAL_STATES, NOW_MS, 1000] : [...TERMINAL_STATES, 1000];
       const plan: { detail: string }[] = await dataSource.query(
         `EXPLAIN QUERY PLAN ${pruneSql(beforeCutoff)}`,
         params,

@@ -14,6 +14,7 @@ import { limitsConfig } from '../../config/namespaces';
 import type { LimitSettings } from '../../config/namespaces';
 import { IS_PUBLIC_KEY } from '../../common/decorators/public.decorator';
 import { tooManyRequests } from '../../common/errors/http-rejections';
+import type { Principal } from '../../common/auth/principal';
 
 /** Names of the three windows. */
 export const CALLER_THROTTLER = 'caller';
@@ -83,15 +84,45 @@ export function callerTracker(req: Pick<FastifyRequest, 'principal' | 'ip'>): st
   return `ip:${req.ip}`;
 }
 
+/** A caller's tier as the windows read it (`request.principal?.tier`). */
+type Tier = Principal['tier'] | undefined;
+
+/** The per-caller window's limit for `tier`: keyed or anonymous figure per minute (0: off). */
+const perMinuteOf = (config: LimitSettings, tier: Tier): number =>
+  tier === 'keyed' ? config.keyedPerMinute : config.anonymousPerMinute;
+
+/** Whether the per-caller window skips a request of `tier` (operator exempt, or limit 0). */
+const callerWindowSkips = (config: LimitSettings, tier: Tier): boolean =>
+  tier === 'operator' || perMinuteOf(config, tier) === 0;
+
+/** Whether the anonymous callers' daily share skips a request of `tier`. */
+const anonymousDaySkips = (config: LimitSettings, tier: Tier): boolean =>
+  config.globalPerDay === 0 || config.anonymousShareOfDay >= 1 || tier !== 'anonymous';
+
+/** Whether the global daily ceiling skips every request (ceiling 0). */
+const globalSkips = (config: LimitSettings): boolean => config.globalPerDay === 0;
+
+/**
+ * Whether any of the three windows counts a request of a caller of `tier`. When none does (every
+ * limit that applies to the tier is 0, as behind a gateway that limits), `A2aThrottlerGuard` lets
+ * the request through without touching its storage, so a caller may skip the guard (the
+ * SendMessage fast path does, issue #14).
+ */
+export function windowsCount(config: LimitSettings, tier: Tier): boolean {
+  return !(
+    callerWindowSkips(config, tier) &&
+    anonymousDaySkips(config, tier) &&
+    globalSkips(config)
+  );
+}
+
 /** Throttler module options from the configuration (0 turns a ceiling off). */
 export function throttlerOptions(
   config: LimitSettings,
   storage: ThrottlerStorage,
 ): ThrottlerModuleOptions {
-  const callerLimit = (ctx: ExecutionContext): number => {
-    const tier = ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
-    return tier === 'keyed' ? config.keyedPerMinute : config.anonymousPerMinute;
-  };
+  const tierOf = (ctx: ExecutionContext): Tier =>
+    ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
   return {
     storage,
     setHeaders: false,
@@ -100,29 +131,23 @@ export function throttlerOptions(
       {
         name: CALLER_THROTTLER,
         ttl: 60_000,
-        limit: callerLimit,
+        limit: (ctx) => perMinuteOf(config, tierOf(ctx)),
         getTracker: (req) => callerTracker(req as FastifyRequest),
-        skipIf: (ctx) => {
-          const tier = ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
-          return tier === 'operator' || callerLimit(ctx) === 0;
-        },
+        skipIf: (ctx) => callerWindowSkips(config, tierOf(ctx)),
       },
       {
         name: ANONYMOUS_DAY_THROTTLER,
         ttl: 86_400_000,
         limit: anonymousDailyLimit(config),
         getTracker: () => 'anonymous',
-        skipIf: (ctx) =>
-          config.globalPerDay === 0 ||
-          config.anonymousShareOfDay >= 1 ||
-          ctx.switchToHttp().getRequest<FastifyRequest>().principal?.tier !== 'anonymous',
+        skipIf: (ctx) => anonymousDaySkips(config, tierOf(ctx)),
       },
       {
         name: GLOBAL_THROTTLER,
         ttl: 86_400_000,
         limit: config.globalPerDay,
         getTracker: () => 'all',
-        skipIf: () => config.globalPerDay === 0,
+        skipIf: () => globalSkips(config),
       },
     ],
   };

@@ -9,8 +9,11 @@ import { TERMINAL_STATES } from '../task.entity';
 import { TASKS_CONNECTION } from '../tasks.constants';
 import { sqlFor } from '../../../common/database/sql-dialect';
 
-/** Rows deleted per statement; requests run between batches. */
-export const PRUNE_BATCH_ROWS = 1000;
+/**
+ * Rows deleted per statement; requests run between batches. A batch holds the event loop while
+ * SQLite deletes: 1,000 rows of the shortlist's 6 KB answer took 18 ms, 200 about 5 ms.
+ */
+export const PRUNE_BATCH_ROWS = 200;
 
 const DAY_MS = 86_400_000;
 const TERMINAL = `"status_state" IN (${TERMINAL_STATES.map(() => '?').join(', ')})`;

@@ -153,6 +153,37 @@ export async function createApp(
 }
 
 /**
+ * `app.listen`, with a failure to bind explained: a port already in use or not allowed names the
+ * address and how to choose another (`--port`, `SUPERQODE_A2A_PORT`), so a second `npm start` in
+ * the same checkout says what happened in one line. The app is closed (its stores too) first.
+ * @throws {Error} The bind failed (`cause`: the listen error).
+ */
+async function listenOrExplain(
+  app: NestFastifyApplication,
+  host: string,
+  port: number,
+): Promise<void> {
+  try {
+    await app.listen(port, host);
+  } catch (err) {
+    await app.close().catch(() => undefined); // the stores it opened; nothing listens
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the address is already in use (is another server running there?)'
+        : code === 'EACCES'
+          ? 'this user may not bind that port'
+          : undefined;
+    if (why === undefined) throw err;
+    throw new Error(
+      `Cannot listen on ${host}:${port}: ${why}. Stop the other server, or choose another port ` +
+        'with --port or SUPERQODE_A2A_PORT.',
+      { cause: err },
+    );
+  }
+}
+
+/**
  * Creates the app and listens on the configured host and port.
  * @returns The app and the base URL it listens on.
  */
@@ -165,7 +196,7 @@ export async function startServer(
   const access = app.get<ConfigType<typeof accessConfig>>(accessConfig.KEY);
   const logger = new Logger('superqode');
   for (const warning of remoteBindWarnings(server, access)) logger.warn(warning);
-  await app.listen(server.port, server.host);
+  await listenOrExplain(app, server.host, server.port);
   let metricsUrl: string | undefined;
   if (server.metricsHost !== undefined) {
     const { metricsHost, metricsPort } = server;

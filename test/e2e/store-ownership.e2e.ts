@@ -168,12 +168,18 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
         SUPERQODE_A2A_PORT: new URL(first.url).port,
         SUPERQODE_A2A_LOG_LEVEL: 'error',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
+    let clashLog = '';
+    clash.stdout!.on('data', (chunk: Buffer) => (clashLog += chunk.toString()));
     const clashExit = await new Promise<number | null>((r) =>
-      clash.once('exit', (code) => r(code)),
+      clash.once('close', (code) => r(code)),
     );
-    expect(clashExit).not.toBe(0);
+    expect(clashExit).toBe(1);
+    expect(clashLog).toContain(
+      `Cannot listen on 127.0.0.1:${new URL(first.url).port}: the address is already in use`,
+    );
+    expect(clashLog).toContain('--port or SUPERQODE_A2A_PORT');
 
     const second = await startServer(env);
     servers.push(second);

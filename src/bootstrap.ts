@@ -153,34 +153,39 @@ export async function createApp(
 }
 
 /**
- * `app.listen`, with a failure to bind explained: a port already in use or not allowed names the
- * address and how to choose another (`--port`, `SUPERQODE_A2A_PORT`), so a second `npm start` in
- * the same checkout says what happened in one line. The app is closed (its stores too) first.
- * @throws {Error} The bind failed (`cause`: the listen error).
+ * A failure to bind `host:port` explained: an address already in use or a port this user may
+ * not bind names the address and the settings that choose another port, so a second
+ * `npm start` in the same checkout says what happened in one line. Other errors are returned
+ * as they are.
+ * @param setting - Where the port comes from, e.g. `--port or SUPERQODE_A2A_PORT`.
+ * @returns An Error (`cause`: the listen error), or `err` itself.
  */
-async function listenOrExplain(
+function explainBindFailure(err: unknown, host: string, port: number, setting: string): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'the address is already in use (is another server running there?)'
+      : code === 'EACCES'
+        ? 'this user may not bind that port'
+        : undefined;
+  if (why === undefined) return err;
+  return new Error(
+    `Cannot listen on ${host}:${port}: ${why}. Stop the other server, or choose another port ` +
+      `with ${setting}.`,
+    { cause: err },
+  );
+}
+
+/** Starts the metrics listener when configured; its URL, else undefined. */
+async function listenForMetrics(
   app: NestFastifyApplication,
-  host: string,
-  port: number,
-): Promise<void> {
-  try {
-    await app.listen(port, host);
-  } catch (err) {
-    await app.close().catch(() => undefined); // the stores it opened; nothing listens
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EADDRINUSE'
-        ? 'the address is already in use (is another server running there?)'
-        : code === 'EACCES'
-          ? 'this user may not bind that port'
-          : undefined;
-    if (why === undefined) throw err;
-    throw new Error(
-      `Cannot listen on ${host}:${port}: ${why}. Stop the other server, or choose another port ` +
-        'with --port or SUPERQODE_A2A_PORT.',
-      { cause: err },
-    );
-  }
+  server: ConfigType<typeof serverConfig>,
+): Promise<string | undefined> {
+  if (server.metricsHost === undefined) return undefined;
+  const { metricsHost, metricsPort } = server;
+  const listener = await startMetricsListener(app.get(MetricsService), metricsHost, metricsPort);
+  app.getHttpServer().once('close', () => listener.server.close());
+  return listener.url;
 }
 
 /**
@@ -196,13 +201,19 @@ export async function startServer(
   const access = app.get<ConfigType<typeof accessConfig>>(accessConfig.KEY);
   const logger = new Logger('superqode');
   for (const warning of remoteBindWarnings(server, access)) logger.warn(warning);
-  await listenOrExplain(app, server.host, server.port);
+  // What is being bound, for the message when it fails: the server's address, then the metrics'.
+  let bind = { host: server.host, port: server.port, setting: '--port or SUPERQODE_A2A_PORT' };
   let metricsUrl: string | undefined;
-  if (server.metricsHost !== undefined) {
-    const { metricsHost, metricsPort } = server;
-    const listener = await startMetricsListener(app.get(MetricsService), metricsHost, metricsPort);
-    app.getHttpServer().once('close', () => listener.server.close());
-    metricsUrl = listener.url;
+  try {
+    await app.listen(server.port, server.host);
+    if (server.metricsHost !== undefined) {
+      const setting = '--metrics-port or SUPERQODE_A2A_METRICS_PORT';
+      bind = { host: server.metricsHost, port: server.metricsPort, setting };
+    }
+    metricsUrl = await listenForMetrics(app, server);
+  } catch (err) {
+    await app.close().catch(() => undefined); // the stores it opened; nothing stays listening
+    throw explainBindFailure(err, bind.host, bind.port, bind.setting);
   }
   for (const line of startupBanner(app, await app.getUrl(), metricsUrl)) logger.log(line);
   return { app, url: server.publicUrl };

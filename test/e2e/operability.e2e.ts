@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,6 +171,24 @@ describe('Operable server (issue #19): banner, access log, output modes, .env', 
       expect((await fetch(url.replace('/metrics', '/health'))).status).toBe(404);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('--metrics-port already in use: exits naming the address and the flag to change', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const args = [CLI_JS, 'serve', 'a2a', '--metrics-host', '127.0.0.1'];
+      const started = startBuiltServer({}, { args: [...args, '--metrics-port', String(port)] });
+
+      await expect(started).rejects.toThrow(
+        `Cannot listen on 127.0.0.1:${port}: the address is already in use (is another server ` +
+          'running there?). Stop the other server, or choose another port with --metrics-port ' +
+          'or SUPERQODE_A2A_METRICS_PORT.',
+      );
+    } finally {
+      busy.close();
     }
   });
 

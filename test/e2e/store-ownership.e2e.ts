@@ -180,6 +180,7 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
       `Cannot listen on 127.0.0.1:${new URL(first.url).port}: the address is already in use`,
     );
     expect(clashLog).toContain('--port or SUPERQODE_A2A_PORT');
+    expect(clashLog).not.toContain('stopped'); // it never started
 
     const second = await startServer(env);
     servers.push(second);

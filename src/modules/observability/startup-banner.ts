@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { INestApplicationContext, OnApplicationShutdown } from '@nestjs/common';
+import type {
+  INestApplicationContext,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { describeStore } from '../../common/database/database-url';
 import type { ConfigType } from '@nestjs/config';
 import {
@@ -88,12 +94,25 @@ export function startupBanner(
   return lines;
 }
 
-/** One line when the server stops (signal or `app.close()`), after the stores are closed. */
+/**
+ * One line when the server stops (signal or `app.close()`), after the stores are closed; none
+ * when it never listened (a failed bind is reported by itself, see `startServer`).
+ */
 @Injectable()
-export class ShutdownLog implements OnApplicationShutdown {
+export class ShutdownLog implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('superqode');
+  private listened = false;
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onApplicationBootstrap(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    fastify?.addHook('onListen', async () => {
+      this.listened = true;
+    });
+  }
 
   onApplicationShutdown(signal?: string): void {
-    this.logger.log(`SuperQode A2A stopped${signal ? ` (${signal})` : ''}`);
+    if (this.listened) this.logger.log(`SuperQode A2A stopped${signal ? ` (${signal})` : ''}`);
   }
 }

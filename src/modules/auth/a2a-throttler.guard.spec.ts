@@ -38,6 +38,16 @@ describe(windowsCount.name, () => {
     },
   );
 
+  it.each(SETTINGS.flatMap((config) => TIERS.map((tier) => [config, tier] as const)))(
+    'agrees with the documented limits: the daily ceiling counts every tier, the per-minute window all but the operator (%j, tier %s)',
+    (config, tier) => {
+      const perMinute = tier === 'keyed' ? config.keyedPerMinute : config.anonymousPerMinute;
+      const expected = config.globalPerDay > 0 || (tier !== 'operator' && perMinute > 0);
+
+      expect(windowsCount(config, tier)).toBe(expected);
+    },
+  );
+
   it('counts anonymous callers under the default limits, and nobody when every limit is 0', () => {
     const on = SETTINGS.find((s) => s.anonymousPerMinute > 0 && s.globalPerDay > 0)!;
     const off = SETTINGS.find(

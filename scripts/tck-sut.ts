@@ -20,7 +20,7 @@ import { AgentEvent } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from '../src/app.module';
-import { adapterFor, configureApp } from '../src/bootstrap';
+import { adapterFor, configureApp, SHUTDOWN_SIGNALS } from '../src/bootstrap';
 import { loadEnv } from '../src/config/load-env';
 import type { RawEnv } from '../src/config/env.schema';
 import { mkdtempSync } from 'node:fs';
@@ -288,6 +288,7 @@ async function main(): Promise<void> {
     .compile();
   const app = configureApp(
     moduleRef.createNestApplication<NestFastifyApplication>(adapterFor(env), { bodyParser: false }),
+    { shutdownSignals: SHUTDOWN_SIGNALS },
   );
   await app.listen(env.SUPERQODE_A2A_PORT, env.SUPERQODE_A2A_HOST);
   const base =

@@ -82,16 +82,41 @@ export function adapterFor(
 const PROCESS_LOGGERS = new WeakMap<object, ProcessLogger>();
 
 /**
+ * Signals that close a server running as its own process (`npm run start:prod`, `serve a2a`):
+ * Nest's shutdown hooks close the stores, then the signal ends the process. Not SIGUSR2 and the
+ * fault signals, which Nest would take by default (SIGUSR2 is a reload signal of tools such as
+ * nodemon).
+ */
+export const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = [
+  'SIGTERM',
+  'SIGINT',
+  'SIGHUP',
+  'SIGQUIT',
+];
+
+/** How the server treats the process it runs in. */
+export interface ProcessOptions {
+  /**
+   * Signals whose arrival closes the app (Nest's shutdown hooks). None by default: an embedding
+   * application owns its process's signals and calls `close()` itself.
+   */
+  shutdownSignals?: readonly NodeJS.Signals[];
+}
+
+/**
  * Wires what must be set on the Fastify instance itself (shared by production and tests):
  * raw-string body parsing for every media type (controllers parse, so bad JSON and wrong media
  * types get A2A errors), the request guards (Host, Origin, preflight, Content-Type: see
  * {@link registerRequestGuards}), the plain card GET and A2A 1.0 SendMessage served before
  * Fastify's routing ({@link serveBeforeRouting}), the per-address connection cap, the request deadline while closing
- * ({@link keepRequestDeadlineWhileClosing}) and shutdown hooks. Failures
- * before a controller runs (413, unknown route) reach Nest's global filter,
- * `A2aFallbackExceptionFilter`. Call before `init()`/`listen()`.
+ * ({@link keepRequestDeadlineWhileClosing}) and, for a server that is its own process, the
+ * signals that close it. Failures before a controller runs (413, unknown route) reach Nest's
+ * global filter, `A2aFallbackExceptionFilter`. Call before `init()`/`listen()`.
  */
-export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
+export function configureApp(
+  app: NestFastifyApplication,
+  options: ProcessOptions = {},
+): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -111,7 +136,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   ]);
   capConnectionsPerAddress(app.getHttpServer(), http.maxConnectionsPerAddress);
   keepRequestDeadlineWhileClosing(fastify, app.getHttpServer(), http.requestTimeoutMs);
-  app.enableShutdownHooks();
+  if (options.shutdownSignals) app.enableShutdownHooks([...options.shutdownSignals]);
   return app;
 }
 
@@ -136,6 +161,7 @@ export function bootConfig(overrides: RawEnv = {}): ValidatedEnv {
 export async function createApp(
   overrides: RawEnv = {},
   embedding: AppEmbedding = {},
+  options: ProcessOptions = {},
 ): Promise<NestFastifyApplication> {
   const validated = bootConfig(overrides);
   const env = validated.env;
@@ -149,7 +175,7 @@ export async function createApp(
       abortOnError: false,
     },
   );
-  return configureApp(app);
+  return configureApp(app, options);
 }
 
 /**
@@ -190,13 +216,16 @@ async function listenForMetrics(
 
 /**
  * Creates the app and listens on the configured host and port.
+ * @param options - `shutdownSignals` for a server that is its own process (see {@link SHUTDOWN_SIGNALS}).
  * @returns The app and the base URL it listens on.
+ * @throws {Error} Invalid configuration, refused bind, or an address that cannot be bound.
  */
 export async function startServer(
   overrides: RawEnv = {},
   embedding: AppEmbedding = {},
+  options: ProcessOptions = {},
 ): Promise<{ app: NestFastifyApplication; url: string }> {
-  const app = await createApp(overrides, embedding);
+  const app = await createApp(overrides, embedding, options);
   const server = app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY);
   const access = app.get<ConfigType<typeof accessConfig>>(accessConfig.KEY);
   const logger = new Logger('superqode');

@@ -65,7 +65,10 @@ export interface A2AServer {
    * @throws {Error} Invalid settings (each named), a refused bind, or a port in use.
    */
   listen(opts?: { host?: string; port?: number }): Promise<string>;
-  /** Stops listening and closes the stores. */
+  /**
+   * Stops listening and closes the stores. The server adds no signal handler to the process:
+   * call this from the embedding application's own SIGTERM/SIGINT handling.
+   */
   close(): Promise<void>;
   /** The Nest application once listening (for embedding tests). */
   readonly app: NestFastifyApplication | undefined;

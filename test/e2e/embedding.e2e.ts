@@ -11,8 +11,13 @@ describe('createA2AServer (programmatic API, issue #5)', () => {
       harnessStorePath: ':memory:',
       env: { SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0, SUPERQODE_A2A_LOG_LEVEL: 'error' },
     });
+    const signals = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2'] as const;
+    const listeners = () => signals.map((signal) => process.listenerCount(signal));
+    const before = listeners();
     const url = await server.listen({ host: '127.0.0.1', port: await freePort() });
     try {
+      // The embedding application owns its process's signals: the server adds no handler.
+      expect(listeners()).toEqual(before);
       const card = await get(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0' });
       expect(card.body.skills.map((s: { id: string }) => s.id)).toContain('superqode-harness');
       const r = await post(

@@ -16,4 +16,8 @@ if (require.main === module) {
   void server
     .listen({ host: '127.0.0.1', port })
     .then((url) => process.stdout.write(`repo-facts agent on ${url}\n`));
+  // The server adds no signal handler to this process: stop it (and its stores) on Ctrl+C here.
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }

@@ -202,14 +202,24 @@ function explainBindFailure(err: unknown, host: string, port: number, setting: s
   );
 }
 
-/** Starts the metrics listener when configured; its URL, else undefined. */
+/**
+ * Starts the metrics listener when configured; its URL, else undefined.
+ * @throws {Error} Its address cannot be bound ({@link explainBindFailure}).
+ */
 async function listenForMetrics(
   app: NestFastifyApplication,
   server: ConfigType<typeof serverConfig>,
 ): Promise<string | undefined> {
   if (server.metricsHost === undefined) return undefined;
   const { metricsHost, metricsPort } = server;
-  const listener = await startMetricsListener(app.get(MetricsService), metricsHost, metricsPort);
+  const listener = await startMetricsListener(
+    app.get(MetricsService),
+    metricsHost,
+    metricsPort,
+  ).catch((err: unknown) => {
+    const setting = '--metrics-port or SUPERQODE_A2A_METRICS_PORT';
+    throw explainBindFailure(err, metricsHost, metricsPort, setting);
+  });
   app.getHttpServer().once('close', () => listener.server.close());
   return listener.url;
 }
@@ -230,19 +240,15 @@ export async function startServer(
   const access = app.get<ConfigType<typeof accessConfig>>(accessConfig.KEY);
   const logger = new Logger('superqode');
   for (const warning of remoteBindWarnings(server, access)) logger.warn(warning);
-  // What is being bound, for the message when it fails: the server's address, then the metrics'.
-  let bind = { host: server.host, port: server.port, setting: '--port or SUPERQODE_A2A_PORT' };
   let metricsUrl: string | undefined;
   try {
-    await app.listen(server.port, server.host);
-    if (server.metricsHost !== undefined) {
-      const setting = '--metrics-port or SUPERQODE_A2A_METRICS_PORT';
-      bind = { host: server.metricsHost, port: server.metricsPort, setting };
-    }
+    await app.listen(server.port, server.host).catch((err: unknown) => {
+      throw explainBindFailure(err, server.host, server.port, '--port or SUPERQODE_A2A_PORT');
+    });
     metricsUrl = await listenForMetrics(app, server);
   } catch (err) {
     await app.close().catch(() => undefined); // the stores it opened; nothing stays listening
-    throw explainBindFailure(err, bind.host, bind.port, bind.setting);
+    throw err;
   }
   for (const line of startupBanner(app, await app.getUrl(), metricsUrl)) logger.log(line);
   return { app, url: server.publicUrl };

@@ -41,8 +41,14 @@ export class A2aThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
+  /**
+   * Public routes, and requests no window counts ({@link windowsCount}: every limit that applies
+   * to the caller's tier is 0), skip the windows' look-ups altogether.
+   */
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    const tier = context.switchToHttp().getRequest<FastifyRequest>().principal?.tier;
     return (
+      !windowsCount(this.config, tier) ||
       this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
         context.getHandler(),
         context.getClass(),
@@ -105,8 +111,8 @@ const globalSkips = (config: LimitSettings): boolean => config.globalPerDay === 
 /**
  * Whether any of the three windows counts a request of a caller of `tier`. When none does (every
  * limit that applies to the tier is 0, as behind a gateway that limits), `A2aThrottlerGuard` lets
- * the request through without touching its storage, so a caller may skip the guard (the
- * SendMessage fast path does, issue #14).
+ * the request through without touching its storage; the guard then skips at once (issue #14:
+ * its look-ups cost on every SendMessage).
  */
 export function windowsCount(config: LimitSettings, tier: Tier): boolean {
   return !(

@@ -5,8 +5,8 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { ConfigType } from '@nestjs/config';
 import type { Principal } from '../../common/auth/principal';
 import proxyAddr from '@fastify/proxy-addr';
-import { accessConfig, limitsConfig, serverConfig } from '../../config/namespaces';
-import { A2aThrottlerGuard, windowsCount } from './a2a-throttler.guard';
+import { accessConfig, serverConfig } from '../../config/namespaces';
+import { A2aThrottlerGuard } from './a2a-throttler.guard';
 import { AuthFailureLimiter } from './auth-failures';
 import { bearerCredential } from './bearer-credential';
 import { BearerStrategy } from './bearer.strategy';
@@ -38,7 +38,6 @@ export class CallerGate {
   constructor(
     @Inject(accessConfig.KEY) private readonly access: ConfigType<typeof accessConfig>,
     @Inject(serverConfig.KEY) private readonly server: ConfigType<typeof serverConfig>,
-    @Inject(limitsConfig.KEY) private readonly limits: ConfigType<typeof limitsConfig>,
     private readonly strategy: BearerStrategy,
     private readonly failures: AuthFailureLimiter,
     private readonly throttler: A2aThrottlerGuard,
@@ -73,8 +72,7 @@ export class CallerGate {
   }
 
   /**
-   * Counts the request against the rate limits of its caller (`request.principal`); nothing to
-   * do when no window counts the caller's tier ({@link windowsCount}: the guard would skip all).
+   * Counts the request against the rate limits of its caller (`request.principal`).
    * @param controller - The controller class whose route the request stands for.
    * @param handler - That route's method (the guards read its metadata).
    * @throws {A2aHttpException} 429 naming the limit, with `Retry-After`.
@@ -84,7 +82,6 @@ export class CallerGate {
     controller: Type,
     handler: (...args: never[]) => unknown,
   ): Promise<void> {
-    if (!windowsCount(this.limits, request.principal?.tier)) return;
     const context = new ExecutionContextHost([request, undefined], controller, handler);
     if (!(await this.throttler.canActivate(context))) throw new ForbiddenException(); // as Nest's guard consumer
   }

@@ -177,7 +177,7 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
     const a = service.answer('a Rust harness');
     expect(ids(a.entries)).toEqual(['codex', 'claude', 'cursor', 'copilot', 'antigravity']);
     expect(a.entries[0]).toMatchObject({ unmatched: [], unknown: ['Rust'] });
-    expect(a.text).toContain('1. Codex [codex] — not recorded in the catalogue: Rust');
+    expect(a.text).toContain('1. Codex [codex] - not recorded in the catalogue: Rust');
     expect(a.text).not.toMatch(/does not fit: Rust/);
     expect(a.notes).toContain('Rust: no candidate entry in the catalogue states it.');
     expect(a.notes).toContain(
@@ -193,7 +193,7 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
 
   it('renders a numbered list with openness, licence, readiness, links and install command', () => {
     const a = service.answer('open source');
-    expect(a.text).toContain('1. Codex [codex] — fits: open source');
+    expect(a.text).toContain('1. Codex [codex] - fits: open source');
     expect(a.text).toContain('   Open source (Apache-2.0) · Needs setup');
     expect(a.text).toContain('   https://openai.com/codex/ · https://github.com/openai/codex');
     expect(a.text).toContain('   Install: uv tool install "superqode[codex-sdk]"');
@@ -227,6 +227,15 @@ describe(`${ShortlistService.name} on the shipped catalogue`, () => {
     const a = service.answer('terminal harness open source MIT');
     expect(a.entries.some((v) => v.id.startsWith('ecosystem:'))).toBe(false);
     expect(a.notes[0]).toMatch(/^15 ecosystem-watch entries/);
+  });
+
+  it('answers in Latin-1 characters only, so V8 keeps its JSON at one byte per character', () => {
+    // issue #14: one character above U+00FF doubles every copy of the answer (row, reply).
+    const questions = ['which harness for rust', 'open source ACP agent, MIT', 'hello', 'sandbox'];
+    for (const q of questions) {
+      const answer = service.answer(q);
+      expect(JSON.stringify(answer)).not.toMatch(/[^\u0000-\u00ff]/);
+    }
   });
 });
 

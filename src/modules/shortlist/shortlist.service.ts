@@ -115,7 +115,9 @@ function renderEntry(v: ShortlistEntryView, i: number, topics: PolicyTopic[]): s
   ].filter(Boolean);
   const reason = why.join('; ') || 'listed by how well known it is';
   const licence = v.license ? ` (${v.license})` : '';
-  const lines = [`${i + 1}. ${v.name} [${v.id}] — ${reason}`];
+  // A hyphen, not an em dash: one character above U+00FF makes V8 hold the whole answer, and every
+  // JSON text built from it (the stored row, the reply), at two bytes per character (issue #14).
+  const lines = [`${i + 1}. ${v.name} [${v.id}] - ${reason}`];
   lines.push(`   ${OPENNESS_LABELS[v.openness]}${licence} · ${READINESS_LABELS[v.readiness]}`);
   const links = [...new Set([v.homepage, v.repository].filter(Boolean))];
   if (links.length > 0) lines.push(`   ${links.join(' · ')}`);

@@ -78,6 +78,7 @@ export function registerHttpObserver(
   const observe = httpObserver(metrics, logger);
   fastify.addHook('onRequest', (request, reply, done) => {
     const started = STARTED_BEFORE_ROUTING.get(request.raw) ?? process.hrtime.bigint();
+    STARTED_BEFORE_ROUTING.delete(request.raw);
     reply.raw.once('close', () => observe(fastifyObserved(request), reply.raw, started));
     done();
   });

@@ -158,7 +158,10 @@ function encode(value: unknown): string | null {
  * The row each task object was last encoded into, by task object (issue #14): a reply naming a
  * task the store has just encoded reuses the row's JSON text instead of converting the task again.
  * Sound because a saved state is never mutated afterwards (`LiveTask` is copy-on-write, and every
- * other saver builds a fresh object); entries go with their task objects.
+ * other saver builds a fresh object). {@link taskJsonText} takes the entry out: one left in the map
+ * until its task object dies kept the row's strings alive through young-generation collections,
+ * and they were promoted to the old space (shortlist/SQLite: 12.4 KB promoted per SendMessage with
+ * the entry left in, 6.6 KB with it taken; issue #14).
  */
 const encodedRows = new WeakMap<Task, TaskEntity>();
 
@@ -166,13 +169,15 @@ const encodedRows = new WeakMap<Task, TaskEntity>();
  * The task's proto-JSON text, exactly `JSON.stringify(Task.toJSON(task))`: joined from the JSON
  * columns of its last {@link toTaskEntity} when the store encoded this very object (the row keeps
  * `Task.toJSON`'s members, in its order, each the `JSON.stringify` of the same value), else
- * converted now. A task must not be mutated after it is saved (see {@link encodedRows}).
+ * converted now. The row is used once: a second call for the same object converts it again. A task
+ * must not be mutated after it is saved (see {@link encodedRows}).
  * @returns JSON text of an A2A 1.0 Task object (`id`, `contextId`, `status`, `artifacts`,
  *   `history`, `metadata`, each only when `Task.toJSON` writes it).
  */
 export function taskJsonText(task: Task): string {
   const row = encodedRows.get(task);
   if (!row) return JSON.stringify(Task.toJSON(task));
+  encodedRows.delete(task);
   const members: string[] = [];
   if (row.id !== '') members.push(`"id":${JSON.stringify(row.id)}`);
   if (row.contextId !== '') members.push(`"contextId":${JSON.stringify(row.contextId)}`);

@@ -53,11 +53,14 @@ describe('sendMessageResponseText (issue #14: the reply reuses the row text)', (
       );
       expect(sendMessageResponseText(task)).toBe(expected); // not encoded: converted now
       toTaskEntity(SCOPE, task, 0);
-      expect(taskJsonText(task)).toBe(JSON.stringify(Task.toJSON(task)));
+      const taskText = JSON.stringify(Task.toJSON(task));
       const convert = jest.spyOn(Task, 'toJSON');
       try {
         expect(sendMessageResponseText(task)).toBe(expected); // joined from the row
         expect(convert).not.toHaveBeenCalled();
+        // The row was taken by that reply (nothing keeps its strings alive): converted again.
+        expect(taskJsonText(task)).toBe(taskText);
+        expect(convert).toHaveBeenCalledTimes(1);
       } finally {
         convert.mockRestore();
       }

@@ -147,13 +147,13 @@ export function observeBeforeRouting(
   const socket = req.socket as BindingSocket;
   socket[SOCKET_BINDING] = binding;
   const onClose = (): void => {
-    delete socket[SOCKET_BINDING];
+    socket[SOCKET_BINDING] = undefined;
     observe(observed, res, started);
   };
   res.once('close', onClose);
   return () => {
     res.removeListener('close', onClose);
-    delete socket[SOCKET_BINDING];
+    socket[SOCKET_BINDING] = undefined;
     observeFrom(req, started);
   };
 }

@@ -70,7 +70,12 @@ export function rawErrorResponse(
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${head}\r\n${body}`;
 }
 
-/** Set on a socket while one of its requests is in flight (head read, reply not finished). */
+/**
+ * Set on a socket while one of its requests is in flight (head read, reply not finished), and set
+ * to undefined, never deleted, after: a `delete` turns the long-lived socket object into a
+ * dictionary, and each later set reallocates its property store, which the next young-generation
+ * collection then promotes (issue #14).
+ */
 export const SOCKET_BINDING = Symbol('socketBinding');
 
 /** A socket that may carry the binding of its in-flight request. */

@@ -40,7 +40,8 @@ export function registerRequestGuards(
 ): GuardPolicy {
   const policy = guardPolicyOf(config);
   fastify.addHook('onResponse', (request, _reply, done) => {
-    delete (request.raw.socket as BindingSocket | undefined)?.[SOCKET_BINDING];
+    const socket = request.raw.socket as BindingSocket | undefined;
+    if (socket) socket[SOCKET_BINDING] = undefined;
     done();
   });
   fastify.addHook('onRequest', (request, reply, done) => {

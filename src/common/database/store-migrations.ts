@@ -12,19 +12,19 @@ export function migrationLockKey(migrationsTable: string): string {
 }
 
 /**
- * Opens a store's data source. SQLite (the embedded default) runs its migrations inside
- * `initialize()`. PostgreSQL runs them only when asked (`migrationsRun`: `--migrate`, or
- * `superqode db migrate`), under an advisory lock; otherwise a pending migration fails the start.
+ * Opens a store's data source and runs its pending migrations through {@link runStoreMigrations}
+ * when `migrationsRun` is set: always for SQLite (the embedded default), for PostgreSQL only when
+ * asked (`--migrate`, or `superqode db migrate`); otherwise a pending PostgreSQL migration fails
+ * the start.
  * @returns The initialised data source.
  * @throws {Error} The database is unreachable, a migration failed, or (PostgreSQL, not asked to
  *   migrate) the schema is not current: the message names the pending migrations and the command.
  */
 export async function openStore(options: DataSourceOptions): Promise<DataSource> {
-  if (options.type !== 'postgres') return new DataSource(options).initialize();
   const source = await new DataSource({ ...options, migrationsRun: false }).initialize();
   try {
     if (options.migrationsRun) await runStoreMigrations(source);
-    else await assertSchemaCurrent(source);
+    else if (options.type === 'postgres') await assertSchemaCurrent(source);
     return source;
   } catch (error) {
     await source.destroy();
@@ -33,13 +33,29 @@ export async function openStore(options: DataSourceOptions): Promise<DataSource>
 }
 
 /**
- * Runs a store's pending migrations (each in its own transaction); on PostgreSQL under a session
- * advisory lock held on a dedicated connection, so concurrent runs never apply one twice.
+ * Runs a store's pending migrations so that processes starting together on one database apply
+ * each exactly once, and none fails on another's half-made schema. SQLite: all of them, the
+ * migrations table included, in one `BEGIN IMMEDIATE` transaction on the data source's one
+ * connection (the better-sqlite3 driver has one), which holds SQLite's write lock: another
+ * process waits for it (up to the store's busy timeout), then finds the schema current. Before,
+ * TypeORM's check-then-create of the migrations table let four servers started at once on a new
+ * working directory fail with `table "…_migrations" already exists`. PostgreSQL: each migration
+ * in its own transaction, under a session advisory lock held on a dedicated connection.
  * @returns Names of the migrations applied (empty: the schema was current).
+ * @throws {Error} A migration failed (SQLite: nothing of the run is kept), or the lock was not
+ *   obtained in time (SQLite: `SQLITE_BUSY`).
  */
 export async function runStoreMigrations(source: DataSource): Promise<string[]> {
   if (source.options.type !== 'postgres') {
-    return (await source.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    await source.query('BEGIN IMMEDIATE');
+    try {
+      const applied = await source.runMigrations({ transaction: 'none' });
+      await source.query('COMMIT');
+      return applied.map((m) => m.name);
+    } catch (error) {
+      await source.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
   }
   const key = migrationLockKey(source.options.migrationsTableName ?? 'migrations');
   const lock = source.createQueryRunner();

@@ -73,8 +73,8 @@ export function rawErrorResponse(
 /**
  * Set on a socket while one of its requests is in flight (head read, reply not finished), and set
  * to undefined, never deleted, after: a `delete` turns the long-lived socket object into a
- * dictionary, and each later set reallocates its property store, which the next young-generation
- * collection then promotes (issue #14).
+ * dictionary-mode object, whose property stores V8 reallocates as properties come and go (issue
+ * #14; not measurable on its own in the bench).
  */
 export const SOCKET_BINDING = Symbol('socketBinding');
 

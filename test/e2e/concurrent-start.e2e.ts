@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,12 +6,63 @@ import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
 import { startBuiltServer } from '../utils/built-server';
 import type { BuiltServer } from '../utils/built-server';
 
+const DIST = join(__dirname, '../../dist');
+
+/**
+ * Opens the store at `path` through the built `openStore` in a child process that first loads its
+ * modules, then waits for the wall-clock instant `atMs`, so that several children open together.
+ * @returns The child's exit code and output ("opened", or the error).
+ */
+function openInChild(
+  store: 'tasks' | 'harness',
+  path: string,
+  atMs: number,
+): Promise<{ code: number | null; out: string }> {
+  const options =
+    store === 'tasks'
+      ? `require(${JSON.stringify(`${DIST}/modules/tasks/tasks-datasource.js`)}).tasksDataSourceOptions(path)`
+      : `require(${JSON.stringify(`${DIST}/modules/harness/ledger/harness-ledger-datasource.js`)}).harnessDataSourceOptions(path)`;
+  const script = `
+    const { openStore } = require(${JSON.stringify(`${DIST}/common/database/store-migrations.js`)});
+    const path = process.argv[1];
+    const options = ${options};
+    setTimeout(async () => {
+      try { const s = await openStore(options); await s.destroy(); console.log('opened'); }
+      catch (e) { console.log(String(e && e.message)); process.exitCode = 1; }
+    }, Math.max(0, ${atMs} - Date.now()));`;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-e', script, path], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+}
+
 describe('Servers started together on one working directory', () => {
-  it('four built servers started at once on new SQLite stores (tasks and harness ledger) all come up, and each serves SendMessage', async () => {
+  it.each(['tasks', 'harness'] as const)(
+    'eight processes opening a new SQLite %s store in the same instant all open it',
+    async (store) => {
+      const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));
+      try {
+        const atMs = Date.now() + 1500;
+        const path = join(dir, `${store}.sqlite3`);
+        const results = await Promise.all(
+          Array.from({ length: 8 }, () => openInChild(store, path, atMs)),
+        );
+        expect(results.map((r) => r.out.trim())).toEqual(Array(8).fill('opened'));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('four built servers started at once on a new SQLite task store all come up, and each serves SendMessage', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));
-    const env = { SUPERQODE_A2A_HARNESS_STORE_PATH: join(dir, 'harness.sqlite3') };
     const started = await Promise.allSettled(
-      Array.from({ length: 4 }, () => startBuiltServer(env, { dir })),
+      Array.from({ length: 4 }, () => startBuiltServer({}, { dir })),
     );
     const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     try {
@@ -23,8 +75,6 @@ describe('Servers started together on one working directory', () => {
         );
         expect(sent.status).toBe(200);
         expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
-      }
-      for (const server of servers) {
         expect(server.output()).not.toMatch(/already exists|Unable to connect to the database/);
       }
     } finally {

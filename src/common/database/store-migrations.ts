@@ -34,19 +34,24 @@ export async function openStore(options: DataSourceOptions): Promise<DataSource>
 
 /**
  * Runs a store's pending migrations so that processes starting together on one database apply
- * each exactly once, and none fails on another's half-made schema. SQLite: all of them, the
- * migrations table included, in one `BEGIN IMMEDIATE` transaction on the data source's one
+ * each exactly once, and none fails on another's half-made schema. SQLite: a current schema is
+ * seen with reads only ({@link sqliteSchemaCurrent}); otherwise all pending migrations, the
+ * migrations table included, run in one `BEGIN IMMEDIATE` transaction on the data source's one
  * connection (the better-sqlite3 driver has one), which holds SQLite's write lock: another
  * process waits for it (up to the store's busy timeout), then finds the schema current. Before,
- * TypeORM's check-then-create of the migrations table let four servers started at once on a new
- * working directory fail with `table "…_migrations" already exists`. PostgreSQL: each migration
- * in its own transaction, under a session advisory lock held on a dedicated connection.
+ * TypeORM's check-then-create of the migrations table let servers started together on a new
+ * working directory fail with `table "…_migrations" already exists`. Inside that transaction
+ * `PRAGMA foreign_keys` is a no-op and a migration cannot open its own transaction: a future
+ * SQLite migration that rebuilds a table needs neither today's migrations do (CREATE, ALTER ADD,
+ * CREATE INDEX). PostgreSQL: each migration in its own transaction, under a session advisory lock
+ * held on a dedicated connection.
  * @returns Names of the migrations applied (empty: the schema was current).
  * @throws {Error} A migration failed (SQLite: nothing of the run is kept), or the lock was not
  *   obtained in time (SQLite: `SQLITE_BUSY`).
  */
 export async function runStoreMigrations(source: DataSource): Promise<string[]> {
   if (source.options.type !== 'postgres') {
+    if (await sqliteSchemaCurrent(source)) return [];
     await source.query('BEGIN IMMEDIATE');
     try {
       const applied = await source.runMigrations({ transaction: 'none' });
@@ -66,6 +71,22 @@ export async function runStoreMigrations(source: DataSource): Promise<string[]> 
     await lock.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
     await lock.release();
   }
+}
+
+/**
+ * Whether every migration of a SQLite store is recorded in its migrations table, read without
+ * creating anything (TypeORM's own check creates the table first, a write).
+ */
+async function sqliteSchemaCurrent(source: DataSource): Promise<boolean> {
+  const table = source.options.migrationsTableName ?? 'migrations';
+  const found = (await source.query(
+    `SELECT 1 FROM "sqlite_master" WHERE "type" = 'table' AND "name" = ?`,
+    [table],
+  )) as unknown[];
+  if (found.length === 0) return source.migrations.length === 0;
+  const rows = (await source.query(`SELECT "name" FROM "${table}"`)) as { name: string }[];
+  const applied = new Set(rows.map((r) => r.name));
+  return source.migrations.every((m) => applied.has(m.name ?? m.constructor.name));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,26 @@ describe('Servers started together on one working directory', () => {
       }
     },
   );
+
+  it('a store whose write lock another process holds past the busy timeout fails to open, naming the file and what to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));
+    const path = join(dir, 'tasks.sqlite3');
+    const holder = new Database(path);
+    try {
+      holder.pragma('journal_mode = WAL');
+      holder.exec('BEGIN IMMEDIATE');
+      holder.exec('CREATE TABLE "held" ("a")');
+      const result = await openInChild('tasks', path, Date.now());
+      expect(result.code).toBe(1);
+      expect(result.out).toContain(`The store ${path} has migrations to run`);
+      expect(result.out).toContain('start again once that process is done');
+      holder.exec('COMMIT');
+      expect((await openInChild('tasks', path, Date.now())).out.trim()).toBe('opened');
+    } finally {
+      holder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('four built servers started at once on a new SQLite task store all come up, and each serves SendMessage', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));

@@ -46,13 +46,15 @@ export async function openStore(options: DataSourceOptions): Promise<DataSource>
  * CREATE INDEX). PostgreSQL: each migration in its own transaction, under a session advisory lock
  * held on a dedicated connection.
  * @returns Names of the migrations applied (empty: the schema was current).
- * @throws {Error} A migration failed (SQLite: nothing of the run is kept), or the lock was not
- *   obtained in time (SQLite: `SQLITE_BUSY`).
+ * @throws {Error} A migration failed (SQLite: nothing of the run is kept), or (SQLite) another
+ *   process held the write lock past the busy timeout: the message names the file.
  */
 export async function runStoreMigrations(source: DataSource): Promise<string[]> {
   if (source.options.type !== 'postgres') {
     if (await sqliteSchemaCurrent(source)) return [];
-    await source.query('BEGIN IMMEDIATE');
+    await source.query('BEGIN IMMEDIATE').catch((error: unknown) => {
+      throw busyMigrating(source, error);
+    });
     try {
       const applied = await source.runMigrations({ transaction: 'none' });
       await source.query('COMMIT');
@@ -71,6 +73,22 @@ export async function runStoreMigrations(source: DataSource): Promise<string[]> 
     await lock.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
     await lock.release();
   }
+}
+
+/**
+ * The error of a SQLite store whose write lock another process held past the busy timeout while
+ * this one had migrations to run: names the file and what to do; other errors as they are.
+ */
+function busyMigrating(source: DataSource, error: unknown): unknown {
+  const code = (error as { driverError?: { code?: string } }).driverError?.code;
+  if (code !== 'SQLITE_BUSY') return error;
+  const { database } = source.options as { database?: unknown };
+  return new Error(
+    `The store ${String(database)} has migrations to run, and another process held its write ` +
+      'lock throughout the busy timeout (another server migrating or writing it); start again ' +
+      'once that process is done.',
+    { cause: error },
+  );
 }
 
 /**

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aJsonRpcRequest, aMessage, post, V1 } from '../fixtures/builders';
-import { startBuiltServer } from '../utils/built-server';
+import { MAIN_JS, startBuiltServer } from '../utils/built-server';
 import type { BuiltServer } from '../utils/built-server';
 
 const DIST = join(__dirname, '../../dist');
@@ -70,7 +70,7 @@ describe('Servers started together on one working directory', () => {
       holder.exec('CREATE TABLE "held" ("a")');
       const result = await openInChild('tasks', path, Date.now());
       expect(result.code).toBe(1);
-      expect(result.out).toContain(`The store ${path} has migrations to run`);
+      expect(result.out).toContain(`The store ${path} is locked by another process`);
       expect(result.out).toContain('start again once that process is done');
       holder.exec('COMMIT');
       expect((await openInChild('tasks', path, Date.now())).out.trim()).toBe('opened');
@@ -79,6 +79,36 @@ describe('Servers started together on one working directory', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('a server on a new store file another process holds locked (not yet WAL) stops with that reason, logged once and without a stack', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));
+    const path = join(dir, 'tasks.sqlite3');
+    const holder = new Database(path);
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      holder.exec('CREATE TABLE "held" ("a")');
+      const r = spawnSync(process.execPath, [MAIN_JS], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          SUPERQODE_A2A_PORT: '0',
+          SUPERQODE_A2A_HARNESS_ENABLED: 'false',
+          SUPERQODE_A2A_TASK_STORE_PATH: path,
+        },
+      });
+      const out = r.stdout + r.stderr;
+      expect(r.status).toBe(1);
+      expect(out.match(/is locked by another process/g)).toHaveLength(1);
+      expect(out).toContain(`The store ${path} is locked by another process`);
+      expect(out).not.toMatch(/Retrying|\n\s+at /);
+    } finally {
+      holder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('four built servers started at once on a new SQLite task store all come up, and each serves SendMessage', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));

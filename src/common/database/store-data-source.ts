@@ -50,8 +50,10 @@ export function withStoreDataSource(
       // Read back by TypeOrmCoreModule at shutdown to find (and close) this data source.
       name: store.name,
       // A file either opens or keeps failing; an unreachable database fails boot too (the
-      // orchestrator restarts the instance) rather than serving without its store.
+      // orchestrator restarts the instance) rather than serving without its store. No retry, so
+      // the start's reason is logged once (by main), not also as "Retrying (1)..." with a stack.
       retryAttempts: 1,
+      toRetry: () => false,
     }),
     dataSourceFactory: async (options) => openStore(options!),
   });

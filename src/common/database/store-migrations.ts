@@ -21,7 +21,11 @@ export function migrationLockKey(migrationsTable: string): string {
  *   migrate) the schema is not current: the message names the pending migrations and the command.
  */
 export async function openStore(options: DataSourceOptions): Promise<DataSource> {
-  const source = await new DataSource({ ...options, migrationsRun: false }).initialize();
+  const source = await new DataSource({ ...options, migrationsRun: false })
+    .initialize()
+    .catch((error: unknown) => {
+      throw lockedStore(options, error);
+    });
   try {
     if (options.migrationsRun) await runStoreMigrations(source);
     else if (options.type === 'postgres') await assertSchemaCurrent(source);
@@ -47,13 +51,14 @@ export async function openStore(options: DataSourceOptions): Promise<DataSource>
  * held on a dedicated connection.
  * @returns Names of the migrations applied (empty: the schema was current).
  * @throws {Error} A migration failed (SQLite: nothing of the run is kept), or (SQLite) another
- *   process held the write lock past the busy timeout: the message names the file.
+ *   process held the write lock past the busy timeout: the message names the file
+ *   ({@link lockedStore}).
  */
 export async function runStoreMigrations(source: DataSource): Promise<string[]> {
   if (source.options.type !== 'postgres') {
     if (await sqliteSchemaCurrent(source)) return [];
     await source.query('BEGIN IMMEDIATE').catch((error: unknown) => {
-      throw busyMigrating(source, error);
+      throw lockedStore(source.options, error);
     });
     try {
       const applied = await source.runMigrations({ transaction: 'none' });
@@ -76,17 +81,18 @@ export async function runStoreMigrations(source: DataSource): Promise<string[]> 
 }
 
 /**
- * The error of a SQLite store whose write lock another process held past the busy timeout while
- * this one had migrations to run: names the file and what to do; other errors as they are.
+ * The error of a SQLite store another process held locked past the busy timeout (`SQLITE_BUSY`,
+ * from better-sqlite3 or wrapped by TypeORM), while this one opened it (switching it to WAL) or
+ * had migrations to run: names the file and what to do. Other errors as they are.
  */
-function busyMigrating(source: DataSource, error: unknown): unknown {
-  const code = (error as { driverError?: { code?: string } }).driverError?.code;
-  if (code !== 'SQLITE_BUSY') return error;
-  const { database } = source.options as { database?: unknown };
+function lockedStore(options: DataSourceOptions, error: unknown): unknown {
+  const busy = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+  if (!busy(error) && !busy((error as { driverError?: unknown } | null)?.driverError)) return error;
+  const { database } = options as { database?: unknown };
   return new Error(
-    `The store ${String(database)} has migrations to run, and another process held its write ` +
-      'lock throughout the busy timeout (another server migrating or writing it); start again ' +
-      'once that process is done.',
+    `The store ${String(database)} is locked by another process, which held it throughout the ` +
+      'busy timeout while this one opened or migrated it (another server migrating or writing ' +
+      'it, or an open sqlite3 session); start again once that process is done.',
     { cause: error },
   );
 }

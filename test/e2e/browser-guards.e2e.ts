@@ -37,6 +37,7 @@ describe('Requests from browsers (issue #12)', () => {
         body: sendBody(),
       });
       expect(r.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32005 } });
+      expect(r.body.error.message).toMatch(/^No Content-Type; expected application\/json/);
       expect(await taskCount()).toBe(before);
     });
 

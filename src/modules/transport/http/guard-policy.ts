@@ -114,9 +114,10 @@ function originRefusal(origin: string | undefined, raw: IncomingMessage): Error 
 function mediaTypeRefusal(contentType: string | undefined): Error | undefined {
   const media = mediaTypeOf(contentType);
   if (media === JSON_MEDIA_TYPE || media === A2A_MEDIA_TYPE) return undefined;
-  const got = media === undefined ? 'no Content-Type' : `Content-Type "${media.slice(0, 100)}"`;
+  const got =
+    media === undefined ? 'No Content-Type' : `Unsupported Content-Type "${media.slice(0, 100)}"`;
   return new ContentTypeNotSupportedError(
-    `Unsupported ${got}; expected ${JSON_MEDIA_TYPE} or ${A2A_MEDIA_TYPE}.`,
+    `${got}; expected ${JSON_MEDIA_TYPE} or ${A2A_MEDIA_TYPE}.`,
   );
 }
 

@@ -60,33 +60,44 @@ describe('Servers started together on one working directory', () => {
     },
   );
 
-  it('a store whose write lock another process holds past the busy timeout fails to open, naming the file and what to do', async () => {
+  /**
+   * Runs `check` on a new store file in a temp dir whose write lock this process holds (an open
+   * `BEGIN IMMEDIATE` that created a table; the file in WAL mode when `wal`), then cleans up.
+   */
+  async function withHeldStore(
+    wal: boolean,
+    check: (path: string, dir: string, holder: Database.Database) => Promise<void> | void,
+  ): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));
     const path = join(dir, 'tasks.sqlite3');
     const holder = new Database(path);
     try {
-      holder.pragma('journal_mode = WAL');
+      if (wal) holder.pragma('journal_mode = WAL');
       holder.exec('BEGIN IMMEDIATE');
       holder.exec('CREATE TABLE "held" ("a")');
-      const result = await openInChild('tasks', path, Date.now());
-      expect(result.code).toBe(1);
-      expect(result.out).toContain(`The store ${path} is locked by another process`);
-      expect(result.out).toContain('start again once that process is done');
-      holder.exec('COMMIT');
-      expect((await openInChild('tasks', path, Date.now())).out.trim()).toBe('opened');
+      await check(path, dir, holder);
     } finally {
       holder.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }
 
-  it('a server on a new store file another process holds locked (not yet WAL) stops with that reason, logged once and without a stack', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));
-    const path = join(dir, 'tasks.sqlite3');
-    const holder = new Database(path);
-    try {
-      holder.exec('BEGIN IMMEDIATE');
-      holder.exec('CREATE TABLE "held" ("a")');
+  it(
+    'a store whose write lock another process holds past the busy timeout fails to open, naming the file and what to do',
+    () =>
+      withHeldStore(true, async (path, _dir, holder) => {
+        const result = await openInChild('tasks', path, Date.now());
+        expect(result.code).toBe(1);
+        expect(result.out).toContain(`The store ${path} is locked by another process`);
+        expect(result.out).toContain('start again once that process is done');
+        holder.exec('COMMIT');
+        expect((await openInChild('tasks', path, Date.now())).out.trim()).toBe('opened');
+      }),
+    30_000,
+  );
+
+  it('a server on a new store file another process holds locked (not yet WAL) stops with that reason, logged once and without a stack', () =>
+    withHeldStore(false, (path, dir) => {
       const r = spawnSync(process.execPath, [MAIN_JS], {
         cwd: dir,
         encoding: 'utf8',
@@ -104,11 +115,7 @@ describe('Servers started together on one working directory', () => {
       expect(out.match(/is locked by another process/g)).toHaveLength(1);
       expect(out).toContain(`The store ${path} is locked by another process`);
       expect(out).not.toMatch(/Retrying|\n\s+at /);
-    } finally {
-      holder.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it('four built servers started at once on a new SQLite task store all come up, and each serves SendMessage', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-together-'));

@@ -17,8 +17,9 @@ export function migrationLockKey(migrationsTable: string): string {
  * asked (`--migrate`, or `superqode db migrate`); otherwise a pending PostgreSQL migration fails
  * the start.
  * @returns The initialised data source.
- * @throws {Error} The database is unreachable, a migration failed, or (PostgreSQL, not asked to
- *   migrate) the schema is not current: the message names the pending migrations and the command.
+ * @throws {Error} The database is unreachable, a migration failed, (SQLite) another process held
+ *   the file locked past the busy timeout (the message names the file), or (PostgreSQL, not asked
+ *   to migrate) the schema is not current: the message names the pending migrations and the command.
  */
 export async function openStore(options: DataSourceOptions): Promise<DataSource> {
   const source = await new DataSource({ ...options, migrationsRun: false })
@@ -45,10 +46,10 @@ export async function openStore(options: DataSourceOptions): Promise<DataSource>
  * process waits for it (up to the store's busy timeout), then finds the schema current. Before,
  * TypeORM's check-then-create of the migrations table let servers started together on a new
  * working directory fail with `table "…_migrations" already exists`. Inside that transaction
- * `PRAGMA foreign_keys` is a no-op and a migration cannot open its own transaction: a future
- * SQLite migration that rebuilds a table needs neither today's migrations do (CREATE, ALTER ADD,
- * CREATE INDEX). PostgreSQL: each migration in its own transaction, under a session advisory lock
- * held on a dedicated connection.
+ * `PRAGMA foreign_keys` is a no-op and a migration cannot open its own transaction, so a future
+ * SQLite migration that rebuilds a table (foreign keys off) must run outside it; today's
+ * migrations (CREATE, ALTER ADD, CREATE INDEX) need neither. PostgreSQL: each migration in its
+ * own transaction, under a session advisory lock held on a dedicated connection.
  * @returns Names of the migrations applied (empty: the schema was current).
  * @throws {Error} A migration failed (SQLite: nothing of the run is kept), or (SQLite) another
  *   process held the write lock past the busy timeout: the message names the file

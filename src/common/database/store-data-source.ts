@@ -52,7 +52,6 @@ export function withStoreDataSource(
       // A file either opens or keeps failing; an unreachable database fails boot too (the
       // orchestrator restarts the instance) rather than serving without its store. No retry, so
       // the start's reason is logged once (by main), not also as "Retrying (1)..." with a stack.
-      retryAttempts: 1,
       toRetry: () => false,
     }),
     dataSourceFactory: async (options) => openStore(options!),

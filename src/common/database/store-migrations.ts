@@ -40,7 +40,7 @@ export async function openStore(options: DataSourceOptions): Promise<DataSource>
 /**
  * Runs a store's pending migrations so that processes starting together on one database apply
  * each exactly once, and none fails on another's half-made schema. SQLite: a current schema is
- * seen with reads only ({@link sqliteSchemaCurrent}); otherwise all pending migrations, the
+ * seen with reads only ({@link pendingMigrations}); otherwise all pending migrations, the
  * migrations table included, run in one `BEGIN IMMEDIATE` transaction on the data source's one
  * connection (the better-sqlite3 driver has one), which holds SQLite's write lock: another
  * process waits for it (up to the store's busy timeout), then finds the schema current. Before,
@@ -57,7 +57,7 @@ export async function openStore(options: DataSourceOptions): Promise<DataSource>
  */
 export async function runStoreMigrations(source: DataSource): Promise<string[]> {
   if (source.options.type !== 'postgres') {
-    if (await sqliteSchemaCurrent(source)) return [];
+    if ((await pendingMigrations(source)).length === 0) return [];
     await source.query('BEGIN IMMEDIATE').catch((error: unknown) => {
       throw lockedStore(source.options, error);
     });
@@ -99,19 +99,16 @@ function lockedStore(options: DataSourceOptions, error: unknown): unknown {
 }
 
 /**
- * Whether every migration of a SQLite store is recorded in its migrations table, read without
- * creating anything (TypeORM's own check creates the table first, a write).
+ * Names of the store's migrations its migrations table does not record, read without creating
+ * anything (TypeORM's own check creates the table first, a write); no table: all of them.
  */
-async function sqliteSchemaCurrent(source: DataSource): Promise<boolean> {
+async function pendingMigrations(source: DataSource): Promise<string[]> {
   const table = source.options.migrationsTableName ?? 'migrations';
-  const found = (await source.query(
-    `SELECT 1 FROM "sqlite_master" WHERE "type" = 'table' AND "name" = ?`,
-    [table],
-  )) as unknown[];
-  if (found.length === 0) return source.migrations.length === 0;
-  const rows = (await source.query(`SELECT "name" FROM "${table}"`)) as { name: string }[];
+  const rows = (await source.query(`SELECT "name" FROM "${table}"`).catch(() => [])) as {
+    name: string;
+  }[];
   const applied = new Set(rows.map((r) => r.name));
-  return source.migrations.every((m) => applied.has(m.name ?? m.constructor.name));
+  return source.migrations.map((m) => m.name ?? m.constructor.name).filter((n) => !applied.has(n));
 }
 
 /**
@@ -120,16 +117,7 @@ async function sqliteSchemaCurrent(source: DataSource): Promise<boolean> {
  */
 export async function assertSchemaCurrent(source: DataSource): Promise<void> {
   if (!(await source.showMigrations())) return;
-  const applied = new Set(
-    (
-      (await source
-        .query(`SELECT "name" FROM "${source.options.migrationsTableName ?? 'migrations'}"`)
-        .catch(() => [])) as { name: string }[]
-    ).map((r) => r.name),
-  );
-  const pending = source.migrations
-    .map((m) => m.name ?? m.constructor.name)
-    .filter((n) => !applied.has(n));
+  const pending = await pendingMigrations(source);
   throw new Error(
     `The PostgreSQL schema of ${source.options.migrationsTableName} is not current ` +
       `(pending: ${pending.join(', ')}): run \`superqode db migrate\` or start with --migrate.`,

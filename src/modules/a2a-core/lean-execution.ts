@@ -8,9 +8,9 @@ import type {
   AgentExecutionEvent,
   AgentExecutor,
   ExecutionEventBus,
-  ExecutionEventBusManager,
   RequestContext,
 } from '@a2a-js/sdk/server';
+import type { LeanTurns } from './lean-turns';
 
 const logger = new Logger('LeanExecution');
 
@@ -31,11 +31,12 @@ const KEEP_BUS_ALIVE: ReadonlySet<TaskState> = new Set([
  * behind an earlier one, and a CancelTask could write CANCELED over a task whose COMPLETED save
  * then lands (found in review; the saves of one event-loop turn resolve together, in the next
  * check phase).
+ * @param turns - Ends the execution: its live state and its bus are dropped ({@link LeanTurns.end}).
  * @param durable - Resolves (or rejects: the store failed) once the last state is stored.
  */
 export function runExecution(
   executor: AgentExecutor,
-  buses: ExecutionEventBusManager,
+  turns: Pick<LeanTurns, 'end'>,
   bus: ExecutionEventBus,
   request: RequestContext,
   durable: () => Promise<void>,
@@ -80,7 +81,7 @@ export function runExecution(
         .catch(() => undefined)
         .then(() => {
           bus.finished();
-          buses.cleanupByTaskId(request.taskId, request.context);
+          turns.end(bus, request.taskId, request.context);
         });
     });
 }

@@ -82,7 +82,7 @@ export class LeanExecutions {
     const historyLength = params.configuration?.historyLength;
     const turn = await this.turns.begin(params, context);
     const queue = new ExecutionEventQueue(turn.bus);
-    runExecution(this.executor, this.buses, turn.bus, turn.request, () => turn.live.flush());
+    runExecution(this.executor, this.turns, turn.bus, turn.request, () => turn.live.flush());
     return new Promise<Message | Task>((resolve, reject) => {
       let answered = false;
       const answer = (result: Message | Task): void => {
@@ -135,7 +135,7 @@ export class LeanExecutions {
     const historyLength = params.configuration?.historyLength;
     const turn = await this.turns.begin(params, context);
     const queue = new ExecutionEventQueue(turn.bus);
-    runExecution(this.executor, this.buses, turn.bus, turn.request, () => turn.live.flush());
+    runExecution(this.executor, this.turns, turn.bus, turn.request, () => turn.live.flush());
     let pattern: StreamPattern = 'undetermined';
     try {
       for await (const event of queue.events()) {
@@ -223,7 +223,7 @@ export class LeanExecutions {
     await this.cancelRunning(params.id, bus, live);
     // A paused (INPUT_REQUIRED/AUTH_REQUIRED) execution kept its bus open; it ends here.
     if (this.buses.getByTaskId(params.id, context) === bus) {
-      this.buses.cleanupByTaskId(params.id, context);
+      this.turns.end(bus, params.id, context);
     }
     return cancelled(live, params.id);
   }

@@ -50,6 +50,18 @@ export class LeanTurns {
     private readonly saving: PendingTaskWrites,
   ) {}
 
+  /**
+   * Ends the execution on `bus`: its live state leaves the map and the bus leaves the manager
+   * (`cleanupByTaskId`). At once, not when the bus dies: the map outlives many young-generation
+   * collections, and an entry left in it kept the task's states alive through them, promoted to
+   * the old space (shortlist/SQLite: 6.6 KB promoted per SendMessage with the entry left in, 5.1
+   * KB with it taken out; issue #14).
+   */
+  end(bus: ExecutionEventBus, taskId: string, context: ServerCallContext | undefined): void {
+    this.lives.delete(bus);
+    this.buses.cleanupByTaskId(taskId, context);
+  }
+
   /** The live state of the execution on `bus`, if one runs there. */
   liveOf(bus: ExecutionEventBus): LiveTask | undefined {
     return this.lives.get(bus);
@@ -102,17 +114,9 @@ export class LeanTurns {
       context.setRequestedExtensions(context.requestedExtensions.filter((e) => exposed.has(e)));
     }
     bus ??= this.buses.createOrGetByTaskId(taskId, context);
-    live ??= this.lives.get(bus);
-    if (!live) {
-      live = new LiveTask(this.store, context, task, this.saving).attach(bus);
-      this.lives.set(bus, live);
-      // Out of the map when the execution ends: the map outlives many young-generation
-      // collections, and an entry left until its bus dies kept the task's states alive through
-      // them, promoted to the old space (shortlist/SQLite: 6.6 KB promoted per SendMessage with
-      // the entry left in, 5.1 KB with it taken out; issue #14).
-      const ended = bus;
-      ended.on('finished', () => this.lives.delete(ended));
-    }
+    live ??=
+      this.lives.get(bus) ?? new LiveTask(this.store, context, task, this.saving).attach(bus);
+    this.lives.set(bus, live);
     live.beginTurn(incoming);
     live.appendHistory(incoming);
     // The executor gets its own copy of a follow-up's task (it may change it).

@@ -50,6 +50,8 @@ const server = createA2AServer({
   skills: [new EchoSkill()],
   taskStorePath: store === 'memory' ? null : store,
   harnessStorePath: ':memory:',
+  // This process is the server, as `npm run start:prod` is: the same V8 heap growth (2× live).
+  heapGrowth: true,
 });
 const url = await server.listen({ host: '127.0.0.1', port });
 console.log(`ours + echo skill (${store}) listening on ${url}`);

@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { LogController } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppModule } from './app.module';
+import { applyHeapGrowth } from './common/runtime/heap-growth';
 import type { AppEmbedding } from './app.module';
 import { assertServePolicy, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
 import { ValidatedEnv } from './config/a2a-config.module';
@@ -101,7 +102,15 @@ export interface ProcessOptions {
    * application owns its process's signals and calls `close()` itself.
    */
   shutdownSignals?: readonly NodeJS.Signals[];
+  /**
+   * Apply `SUPERQODE_A2A_HEAP_GROWTH_PERCENT` to V8 (process-wide; see {@link applyHeapGrowth}).
+   * Off by default: an embedding application owns its process's V8 settings.
+   */
+  heapGrowth?: boolean;
 }
+
+/** A server that is its own process (`npm run start:prod`, `superqode serve a2a`). */
+export const OWN_PROCESS: ProcessOptions = { shutdownSignals: SHUTDOWN_SIGNALS, heapGrowth: true };
 
 /**
  * Wires what must be set on the Fastify instance itself (shared by production and tests):
@@ -166,6 +175,8 @@ export async function createApp(
   const validated = bootConfig(overrides);
   const env = validated.env;
   const logger = processLoggerFor(env);
+  const growth = env.SUPERQODE_A2A_HEAP_GROWTH_PERCENT;
+  const grown = options.heapGrowth === true && applyHeapGrowth(growth);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(validated, embedding),
     adapterFor(env, undefined, logger),
@@ -175,6 +186,12 @@ export async function createApp(
       abortOnError: false,
     },
   );
+  if (grown) {
+    const factor = 1 + growth / 100;
+    new Logger('superqode').debug(
+      `V8 heap growth: ${factor}× the live heap (SUPERQODE_A2A_HEAP_GROWTH_PERCENT=${growth})`,
+    );
+  }
   return configureApp(app, options);
 }
 

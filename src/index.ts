@@ -55,6 +55,12 @@ export interface CreateA2AServerOptions {
   harnessStorePath?: string;
   /** Any other setting, by its environment variable name. */
   env?: RawEnv;
+  /**
+   * Also apply `SUPERQODE_A2A_HEAP_GROWTH_PERCENT` (default 100: the heap grows to twice the
+   * live heap before a full collection) to V8, as `npm run start:prod` and `serve a2a` do. A V8
+   * setting of the whole process, so off unless you ask: your application owns its process.
+   */
+  heapGrowth?: boolean;
 }
 
 /** A server built by {@link createA2AServer}. */
@@ -107,10 +113,11 @@ export function createA2AServer(options: CreateA2AServerOptions = {}): A2AServer
         SUPERQODE_A2A_TASK_STORE_ENABLED:
           store === null ? false : options.env?.SUPERQODE_A2A_TASK_STORE_ENABLED,
       };
-      const started = await startServer(overrides, {
-        harnessController: options.controller,
-        skills: options.skills,
-      });
+      const started = await startServer(
+        overrides,
+        { harnessController: options.controller, skills: options.skills },
+        { heapGrowth: options.heapGrowth === true },
+      );
       app = started.app;
       return started.url;
     },

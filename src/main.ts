@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { SHUTDOWN_SIGNALS, startServer } from './bootstrap';
+import { OWN_PROCESS, startServer } from './bootstrap';
 import { processEnv } from './config/process-env';
 import { useProcessLoggerForNest } from './modules/observability/process-logger';
 
@@ -8,7 +8,7 @@ useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
 
 /** `npm run start:prod`: serve on the environment's configuration (and `.env`; see README). */
 async function main(): Promise<void> {
-  await startServer({}, {}, { shutdownSignals: SHUTDOWN_SIGNALS }); // logs the start-up banner
+  await startServer({}, {}, OWN_PROCESS); // logs the start-up banner
 }
 
 main().catch((err: Error) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigValidationError } from './config-errors';
+import { MAX_HEAP_GROWTH_PERCENT } from '../common/runtime/heap-growth';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
@@ -172,6 +173,17 @@ export const envSchema = z.object({
     .min(0)
     .max(100_000)
     .default(64),
+  /**
+   * Old-generation growth V8 allows past the live heap before a full collection, percent
+   * (100 = twice the live heap; 0 = V8's own factor, up to 4×). Applied by a server that is its
+   * own process (`start:prod`, `serve a2a`); see `applyHeapGrowth`.
+   */
+  SUPERQODE_A2A_HEAP_GROWTH_PERCENT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_HEAP_GROWTH_PERCENT)
+    .default(100),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   /** Interface of a second listener serving only `GET /metrics`, without a credential (`--metrics-host`). */

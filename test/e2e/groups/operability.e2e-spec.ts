@@ -8,4 +8,5 @@ describeSuites([
   'embedding',
   'logging',
   'metrics',
+  'heap-growth',
 ]);

@@ -82,11 +82,11 @@ export class ServeA2aCommand extends CommandRunner {
       process.stdout.write(`Agent Card written to ${exportFile}\n`);
       return;
     }
-    const { SHUTDOWN_SIGNALS, startServer } = await import('../../../bootstrap');
+    const { OWN_PROCESS, startServer } = await import('../../../bootstrap');
     // Errors before the configuration is validated come out in the server's log format too.
     const { useProcessLoggerForNest } = await import('../../observability/process-logger');
     useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
-    await startServer(env, {}, { shutdownSignals: SHUTDOWN_SIGNALS }); // logs the start-up banner
+    await startServer(env, {}, OWN_PROCESS); // logs the start-up banner
     await new Promise<void>(() => undefined); // served until a signal ends the process
   }
 

@@ -84,6 +84,22 @@ describe(MemoryTaskStore.name, () => {
     expect(ids(await memory.list(listReq({ pageSize: 1 }), alice))).toEqual(['a']);
   });
 
+  it('a long finished task (non-Latin-1 answer, long history) reads back as the SQL store reads it', async () => {
+    const done = aTask('k', { state: TaskState.TASK_STATE_COMPLETED, seconds: 30 });
+    done.artifacts[0].parts = [part({ $case: 'text', value: 'réponse — ✓ 🦀 '.repeat(300) })];
+    done.history[0].parts = [part({ $case: 'text', value: 'question '.repeat(200) })];
+    for (const store of [sql, memory]) await store.save(done, alice);
+    const json = async (store: MemoryTaskStore | TypeOrmTaskStore) =>
+      Task.toJSON((await store.load('k', alice))!);
+    expect(await json(memory)).toEqual(await json(sql));
+    expect(await json(memory)).toEqual(Task.toJSON(done));
+    const listed = async (store: MemoryTaskStore | TypeOrmTaskStore) =>
+      (await store.list(listReq({ includeArtifacts: true, historyLength: 10 }), alice)).tasks.map(
+        (t) => Task.toJSON(t),
+      );
+    expect(await listed(memory)).toEqual(await listed(sql));
+  });
+
   it.each(['%%%', Buffer.from('x1|a').toString('base64url')])(
     'rejects the malformed pageToken %p with RequestMalformedError',
     async (pageToken) => {

@@ -56,9 +56,10 @@ export interface CreateA2AServerOptions {
   /** Any other setting, by its environment variable name. */
   env?: RawEnv;
   /**
-   * Also apply `SUPERQODE_A2A_HEAP_GROWTH_PERCENT` (default 100: the heap grows to twice the
-   * live heap before a full collection) to V8, as `npm run start:prod` and `serve a2a` do. A V8
-   * setting of the whole process, so off unless you ask: your application owns its process.
+   * Also apply `SUPERQODE_A2A_HEAP_GROWTH_PERCENT` to V8 (unset: the heap grows to twice the
+   * live heap before a full collection where V8's own factor would reach 4×), as `npm run
+   * start:prod` and `serve a2a` do. A V8 setting of the whole process that stays set, so off
+   * unless you ask: your application owns its process.
    */
   heapGrowth?: boolean;
 }

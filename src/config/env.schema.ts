@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigValidationError } from './config-errors';
-import { MAX_HEAP_GROWTH_PERCENT } from '../common/runtime/heap-growth';
+import { MAX_HEAP_GROWTH_PERCENT, MIN_HEAP_GROWTH_PERCENT } from '../common/runtime/heap-growth';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
@@ -175,15 +175,20 @@ export const envSchema = z.object({
     .default(64),
   /**
    * Old-generation growth V8 allows past the live heap before a full collection, percent
-   * (100 = twice the live heap; 0 = V8's own factor, up to 4×). Applied by a server that is its
-   * own process (`start:prod`, `serve a2a`); see `applyHeapGrowth`.
+   * (100 = twice the live heap; 0 = V8's own factor). Unset: 100 where V8's own would reach 4×
+   * (heap limit 2 GiB or more), V8's own below. Applied by a server that is its own process
+   * (`start:prod`, `serve a2a`); see `heapGrowthPercent`.
    */
   SUPERQODE_A2A_HEAP_GROWTH_PERCENT: z.coerce
     .number()
     .int()
     .min(0)
     .max(MAX_HEAP_GROWTH_PERCENT)
-    .default(100),
+    .refine(
+      (v) => v === 0 || v >= MIN_HEAP_GROWTH_PERCENT,
+      `must be 0 (V8's own factor) or at least ${MIN_HEAP_GROWTH_PERCENT}`,
+    )
+    .optional(),
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   /** Interface of a second listener serving only `GET /metrics`, without a credential (`--metrics-host`). */

@@ -1,18 +1,22 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { CLI_JS, MAIN_JS, startBuiltServer } from '../utils/built-server';
 
 /** The built helper (`applyHeapGrowth`). */
 const HEAP_GROWTH_JS = join(__dirname, '../../dist/common/runtime/heap-growth.js');
 
+/** Heap limit of the churn children: one where V8's own factor reaches 4× on any machine. */
+const CHURN_HEAP_MIB = 4096;
+
 /**
- * A child Node process that applies `percent` through the built helper, keeps ~60 MB live and
- * churns objects that live long enough to be promoted, then dies: the largest old space it saw
- * and the old space that is live at the end (after a forced full GC), bytes.
+ * A child Node process (heap limit {@link CHURN_HEAP_MIB} MiB) that applies `percent` through the
+ * built helper, keeps ~60 MB live and churns objects that live long enough to be promoted, then
+ * die: the largest old space it saw and the old space live at the end (after a full GC), bytes.
  */
-function churn(percent: number): { max: number; live: number } {
+async function churn(percent: number): Promise<{ max: number; live: number }> {
   const script = `
     const v8 = require('node:v8');
     require(${JSON.stringify(HEAP_GROWTH_JS)}).applyHeapGrowth(${percent});
@@ -27,37 +31,44 @@ function churn(percent: number): { max: number; live: number } {
     ring.fill(undefined);
     global.gc();
     console.log(JSON.stringify({ max, live: oldUsed(), kept: kept.length }));`;
-  const run = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`churn ${percent} failed:\n${run.stderr}`);
-  return JSON.parse(run.stdout) as { max: number; live: number };
+  const args = ['--expose-gc', `--max-old-space-size=${CHURN_HEAP_MIB}`, '-e', script];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { encoding: 'utf8' });
+  return JSON.parse(stdout) as { max: number; live: number };
 }
 
 const GROWTH_LINE =
-  /V8 heap growth: ([\d.]+)× the live heap \(SUPERQODE_A2A_HEAP_GROWTH_PERCENT=(\d+)\)/;
+  /V8 heap growth: ([\d.]+)× the live heap \(SUPERQODE_A2A_HEAP_GROWTH_PERCENT=(\w+)\)/;
 
 describe('V8 heap growth of a server that is its own process (issue #14, RSS)', () => {
   beforeAll(() => {
     if (!existsSync(MAIN_JS)) throw new Error('dist/main.js is missing: run `npm run build`');
   });
 
-  it('the helper bounds the old space: 100 % keeps its largest size well under V8 own factor', () => {
-    const own = churn(0);
-    const twice = churn(100);
+  it('the helper bounds the old space: at 100 % its largest size stays well under what V8 allows by itself', async () => {
+    const [own, twice] = await Promise.all([churn(0), churn(100)]);
     // Same program, same live heap; only the growth factor differs (V8's own is up to 4×).
     expect(Math.abs(twice.live - own.live) / own.live).toBeLessThan(0.1);
     expect(twice.max).toBeLessThan(own.max * 0.75);
   });
 
-  it('start:prod applies the default (2×); 0 leaves V8 its own factor', async () => {
-    const byDefault = await startBuiltServer({ SUPERQODE_A2A_LOG_LEVEL: 'debug' });
-    expect(GROWTH_LINE.exec(await byDefault.stop())?.slice(1)).toEqual(['2', '100']);
-    const off = await startBuiltServer({
-      SUPERQODE_A2A_LOG_LEVEL: 'debug',
-      SUPERQODE_A2A_HEAP_GROWTH_PERCENT: '0',
-    });
-    const out = await off.stop();
-    expect(out).toMatch(/listening on/);
-    expect(out).not.toMatch(GROWTH_LINE);
+  it('start:prod: unset, 2× where V8 would allow 4× (heap limit ≥ 2 GiB), V8 alone under it; 0 leaves V8 alone', async () => {
+    const node = (heapMiB: number) => ({ args: [`--max-old-space-size=${heapMiB}`, MAIN_JS] });
+    const debug = { SUPERQODE_A2A_LOG_LEVEL: 'debug' };
+    const large = await startBuiltServer(debug, node(4096));
+    expect(GROWTH_LINE.exec(await large.stop())?.slice(1)).toEqual(['2', 'unset']);
+    const small = await startBuiltServer(debug, node(1024));
+    const smallOut = await small.stop();
+    expect(smallOut).not.toMatch(GROWTH_LINE);
+    expect(smallOut).toMatch(
+      /V8 heap growth: V8's own factor \(SUPERQODE_A2A_HEAP_GROWTH_PERCENT=unset, heap limit \d+ MiB\)/,
+    );
+    const off = await startBuiltServer(
+      { ...debug, SUPERQODE_A2A_HEAP_GROWTH_PERCENT: '0' },
+      node(4096),
+    );
+    const offOut = await off.stop();
+    expect(offOut).toMatch(/listening on/);
+    expect(offOut).not.toMatch(GROWTH_LINE);
   });
 
   it('serve a2a applies the variable; a value out of range stops the start naming it', async () => {

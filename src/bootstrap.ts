@@ -1,11 +1,10 @@
-import { getHeapStatistics } from 'node:v8';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppModule } from './app.module';
-import { applyHeapGrowth, heapGrowthPercent } from './common/runtime/heap-growth';
+import { applyHeapGrowthSetting } from './common/runtime/heap-growth';
 import type { AppEmbedding } from './app.module';
 import { assertServePolicy, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
 import { ValidatedEnv } from './config/a2a-config.module';
@@ -104,9 +103,8 @@ export interface ProcessOptions {
    */
   shutdownSignals?: readonly NodeJS.Signals[];
   /**
-   * Apply `SUPERQODE_A2A_HEAP_GROWTH_PERCENT` (or its default, see {@link heapGrowthPercent}) to
-   * V8 (process-wide; see {@link applyHeapGrowth}).
-   * Off by default: an embedding application owns its process's V8 settings.
+   * Apply `SUPERQODE_A2A_HEAP_GROWTH_PERCENT` (or its default) to V8, process-wide: see
+   * {@link applyHeapGrowthSetting}. Off by default: an embedding application owns its process's V8 settings.
    */
   heapGrowth?: boolean;
 }
@@ -177,8 +175,9 @@ export async function createApp(
   const validated = bootConfig(overrides);
   const env = validated.env;
   const logger = processLoggerFor(env);
-  const growth = options.heapGrowth ? heapGrowthPercent(env.SUPERQODE_A2A_HEAP_GROWTH_PERCENT) : 0;
-  const grown = applyHeapGrowth(growth);
+  const heapGrowth = options.heapGrowth
+    ? applyHeapGrowthSetting(env.SUPERQODE_A2A_HEAP_GROWTH_PERCENT)
+    : undefined;
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(validated, embedding),
     adapterFor(env, undefined, logger),
@@ -188,15 +187,7 @@ export async function createApp(
       abortOnError: false,
     },
   );
-  if (options.heapGrowth) {
-    const given = `SUPERQODE_A2A_HEAP_GROWTH_PERCENT=${env.SUPERQODE_A2A_HEAP_GROWTH_PERCENT ?? 'unset'}`;
-    const limitMiB = Math.round(getHeapStatistics().heap_size_limit / 1024 ** 2);
-    new Logger('superqode').debug(
-      grown
-        ? `V8 heap growth: ${1 + growth / 100}× the live heap (${given})`
-        : `V8 heap growth: V8's own factor (${given}, heap limit ${limitMiB} MiB)`,
-    );
-  }
+  if (heapGrowth) new Logger('superqode').debug(heapGrowth);
   return configureApp(app, options);
 }
 

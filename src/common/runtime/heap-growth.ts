@@ -63,3 +63,18 @@ export function applyHeapGrowth(percent: number): boolean {
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
   return true;
 }
+
+/**
+ * Applies a server's setting ({@link heapGrowthPercent}, then {@link applyHeapGrowth}) and says
+ * what V8 now does, for the start-up log: `V8 heap growth: 2× the live heap
+ * (SUPERQODE_A2A_HEAP_GROWTH_PERCENT=unset)`, or `V8's own factor (…, heap limit 1072 MiB)`.
+ * @param setting - `SUPERQODE_A2A_HEAP_GROWTH_PERCENT`, undefined when unset.
+ */
+export function applyHeapGrowthSetting(setting: number | undefined): string {
+  const heapLimitBytes = v8.getHeapStatistics().heap_size_limit;
+  const percent = heapGrowthPercent(setting, heapLimitBytes);
+  const given = `SUPERQODE_A2A_HEAP_GROWTH_PERCENT=${setting ?? 'unset'}`;
+  return applyHeapGrowth(percent)
+    ? `V8 heap growth: ${1 + percent / 100}× the live heap (${given})`
+    : `V8 heap growth: V8's own factor (${given}, heap limit ${Math.round(heapLimitBytes / 1024 ** 2)} MiB)`;
+}

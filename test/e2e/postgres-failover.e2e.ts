@@ -64,6 +64,9 @@ async function settled(server: Server, id: string, deadlineMs = 30_000): Promise
         SUPERQODE_A2A_WORKING_DIR: checkout.dir,
         SUPERQODE_A2A_LEASE_MS: '1500',
         SUPERQODE_A2A_HEARTBEAT_MS: '250',
+        // `settled` polls GetTask every 150 ms: the anonymous default (10 per minute) answers the
+        // 11th poll 429 (-32029) when reconciling takes over ~1.5 s (the flakes seen 2 in 28).
+        SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '0',
       };
     });
     afterAll(async () => {

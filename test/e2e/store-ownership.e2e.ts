@@ -108,6 +108,9 @@ describe('task and run ownership: leases, heartbeats, reconciliation (issue #13)
       // Short lease: the other server and the CLI reconcile many times during one slow task.
       SUPERQODE_A2A_LEASE_MS: '1500',
       SUPERQODE_A2A_HEARTBEAT_MS: '250',
+      // `settled` polls GetTask every 150 ms: the anonymous default (10 per minute) answered the
+      // 11th poll 429 (-32029) whenever a loaded machine took over ~1.5 s to reconcile.
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '0',
     };
   });
   afterEach(async () => {

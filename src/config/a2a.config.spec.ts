@@ -39,6 +39,27 @@ describe(validateEnv.name, () => {
       validateEnv({ SUPERQODE_A2A_PORT: '70000', SUPERQODE_A2A_TOKEN: 'short' }),
     ).toThrow(/SUPERQODE_A2A_PORT[\s\S]*SUPERQODE_A2A_TOKEN: must be at least 16 characters/);
   });
+  it('takes an empty or blank value for unset: the default applies, no limit turns off', () => {
+    const blank = validateEnv({
+      SUPERQODE_A2A_PORT: '',
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: ' ',
+      SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS: '',
+      SUPERQODE_A2A_TASK_TTL_DAYS: '\t',
+      SUPERQODE_A2A_HOST: '',
+      SUPERQODE_A2A_TOKEN: '',
+      SUPERQODE_A2A_HEAP_GROWTH_PERCENT: '',
+    });
+    const defaults = validateEnv({});
+    expect(blank).toEqual(defaults);
+    expect(blank).toMatchObject({
+      SUPERQODE_A2A_PORT: 8000,
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 10,
+      SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS: 64,
+      SUPERQODE_A2A_TASK_TTL_DAYS: 30,
+    });
+    expect(blank.SUPERQODE_A2A_TOKEN).toBeUndefined();
+    expect(blank.SUPERQODE_A2A_HEAP_GROWTH_PERCENT).toBeUndefined();
+  });
   it('never echoes a secret value in its errors', () => {
     try {
       validateEnv({ SUPERQODE_A2A_KEY_SECRET: 'tooshort-secret' });

@@ -1,5 +1,6 @@
 import { aJsonRpcRequest, get, post, V1 } from '../fixtures/builders';
 import { aKey, aKeySecret, bearer, OPERATOR_TOKEN } from '../fixtures/credentials';
+import { BuiltServer, startBuiltServer } from '../utils/built-server';
 import { TestServer, startTestServer } from '../utils/test-app';
 
 const REST = { 'A2A-Version': '1.0' };
@@ -109,6 +110,26 @@ describe('Ceilings set to 0 are off', () => {
 
   it('serves 50 anonymous requests in a row', async () => {
     for (let i = 0; i < 50; i++) expect((await rpc(server.url)).status).toBe(200);
+  });
+});
+
+describe('An empty variable is unset, not 0: it never turns a ceiling off', () => {
+  let server: BuiltServer;
+  beforeAll(async () => {
+    // What a compose file's `${VAR}` of an unset variable, or a `KEY=` line of an env file, gives.
+    server = await startBuiltServer({
+      SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: '',
+      SUPERQODE_A2A_GLOBAL_PER_DAY: ' ',
+      SUPERQODE_A2A_MAX_CONNECTIONS_PER_ADDRESS: '',
+    });
+  });
+  afterAll(() => server.stop());
+
+  it('the built server keeps the default anonymous limit (10 a minute): the 11th request gets 429', async () => {
+    for (let i = 0; i < 10; i++) expect((await rpc(server.url)).status).toBe(200);
+    const over = await rpc(server.url);
+    expect(over.status).toBe(429);
+    expect(over.body.error.message).toMatch(/Per-caller limit of 10 requests per minute/);
   });
 });
 

@@ -1,3 +1,5 @@
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -237,16 +239,61 @@ async function listenForMetrics(
   return listener.url;
 }
 
+/** Tries at binding a port chosen for port 0 before the start fails (another process took it). */
+const CHOSEN_PORT_ATTEMPTS = 3;
+
 /**
  * Creates the app and listens on the configured host and port.
+ *
+ * Port 0 ("any free port": tests, scripts, embedding) without a public URL: the port is chosen
+ * before the app is built (the kernel's pick for `host`, after the serve policy allowed `host`),
+ * so the Agent Card, the root index and the same-origin check name the port the server serves on,
+ * not `:0`; should another process take that port before the bind, another is chosen (up to
+ * {@link CHOSEN_PORT_ATTEMPTS} tries).
  * @param options - `shutdownSignals` for a server that is its own process (see {@link SHUTDOWN_SIGNALS}).
- * @returns The app and the base URL it listens on.
+ * @returns The app and the base URL it serves (the public URL; with port 0 and none given, the bound one).
  * @throws {Error} Invalid configuration, refused bind, or an address that cannot be bound.
  */
 export async function startServer(
   overrides: RawEnv = {},
   embedding: AppEmbedding = {},
   options: ProcessOptions = {},
+): Promise<{ app: NestFastifyApplication; url: string }> {
+  const { env } = bootConfig(overrides);
+  if (env.SUPERQODE_A2A_PORT !== 0 || env.SUPERQODE_A2A_PUBLIC_URL !== undefined) {
+    return listenOn(overrides, embedding, options);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePortOn(env.SUPERQODE_A2A_HOST);
+    try {
+      return await listenOn({ ...overrides, SUPERQODE_A2A_PORT: port }, embedding, options);
+    } catch (err) {
+      const code = ((err as Error)?.cause as NodeJS.ErrnoException | undefined)?.code;
+      if (code !== 'EADDRINUSE' || attempt >= CHOSEN_PORT_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * A TCP port free on `host` now: the kernel's pick for a listener on port 0, closed again.
+ * @throws {Error} `host` cannot be bound (the listen error).
+ */
+function freePortOn(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** {@link startServer} on the port the settings name. */
+async function listenOn(
+  overrides: RawEnv,
+  embedding: AppEmbedding,
+  options: ProcessOptions,
 ): Promise<{ app: NestFastifyApplication; url: string }> {
   const app = await createApp(overrides, embedding, options);
   const server = app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY);

@@ -14,7 +14,7 @@ const bool = z
 export const envSchema = z.object({
   /** Interface to bind; non-loopback needs SUPERQODE_A2A_ALLOW_REMOTE. */
   SUPERQODE_A2A_HOST: z.string().trim().min(1).default('127.0.0.1'),
-  /** TCP port, 1-65535 (0 = any free port, used by tests). */
+  /** TCP port, 1-65535 (0 = any free port; the card then advertises the port chosen). */
   SUPERQODE_A2A_PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   /** Absolute http(s) base URL advertised in the Agent Card; default http://<host>:<port>. */
   SUPERQODE_A2A_PUBLIC_URL: z.string().trim().url().optional(),

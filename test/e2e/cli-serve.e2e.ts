@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { toEnv } from '../../src/modules/transport/commands/serve-a2a.command';
 import { ServeCommandsModule } from '../../src/modules/transport/commands/serve-commands.module';
+import { startBuiltServer } from '../utils/built-server';
 import { runCommandInProcess } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
@@ -114,5 +115,27 @@ describe('superqode serve a2a (built CLI, exit codes)', () => {
       SUPERQODE_A2A_HOST: '::1',
     });
     expect(toEnv({ taskStore: 'x.sqlite3' }).SUPERQODE_A2A_TASK_STORE_PATH).toBe('x.sqlite3');
+  });
+});
+
+describe('serve a2a --port 0 (the built CLI)', () => {
+  it('advertises the port it chose in the card and the banner, not :0', async () => {
+    const served = await startBuiltServer({}, { args: [CLI, 'serve', 'a2a', '--port', '0'] });
+    try {
+      expect(served.url).not.toMatch(/:0$/);
+      const card = (await (
+        await fetch(`${served.url}/.well-known/agent-card.json`, {
+          headers: { 'A2A-Version': '1.0' },
+        })
+      ).json()) as { supportedInterfaces: { url: string }[] };
+      expect(card.supportedInterfaces.map((i) => i.url)).toEqual([
+        served.url,
+        served.url,
+        served.url,
+      ]);
+      expect(served.output()).toContain(`Agent Card: ${served.url}/.well-known/agent-card.json`);
+    } finally {
+      await served.stop();
+    }
   });
 });

@@ -1,6 +1,9 @@
+import type { AddressInfo } from 'node:net';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import { EchoController } from '../../examples/embedding/echo-controller-server';
 import { createA2AServer } from '../../src/index';
 import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
+import { anSdkSendRequest } from '../fixtures/sdk-requests';
 import { freePort } from '../utils/test-app';
 
 describe('createA2AServer (programmatic API, issue #5)', () => {
@@ -35,5 +38,28 @@ describe('createA2AServer (programmatic API, issue #5)', () => {
     }
     expect(server.app).toBeUndefined();
     await expect(fetch(`${url}/health`)).rejects.toThrow();
+  });
+
+  it('port 0: listen() returns the port it chose, and the card advertises it, so the SDK client follows the card', async () => {
+    const server = createA2AServer({
+      controller: new EchoController(),
+      taskStorePath: null,
+      harnessStorePath: ':memory:',
+      env: { SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0, SUPERQODE_A2A_LOG_LEVEL: 'error' },
+    });
+    const url = await server.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(new URL(url).port).not.toBe('0');
+      const bound = server.app!.getHttpServer().address() as AddressInfo;
+      expect(bound.port).toBe(Number(new URL(url).port));
+      const client = await new ClientFactory().createFromUrl(url);
+      const card = await client.getAgentCard();
+      expect(card.supportedInterfaces.map((i) => i.url)).toEqual([url, url, url]);
+      const sent = await client.sendMessage(anSdkSendRequest('over the card'));
+      expect(JSON.stringify(sent)).toContain('echo: over the card');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -62,8 +62,8 @@ export function startupBanner(
     .get(SkillRouter)
     .notServed()
     .map((s) => `${s.id} not served: ${s.reason}`);
-  // Port 0 (tests, scripts): the card still says :0, the lines name the port chosen.
-  const url = config.port === 0 ? listening : config.publicUrl;
+  // What the card advertises (`startServer` replaces port 0 by the port it chose).
+  const url = config.publicUrl;
   const lines = [
     `SuperQode A2A ${PACKAGE_VERSION} listening on ${listening}${listening === url ? '' : ` (public URL ${url})`}`,
     `Agent Card: ${url}/.well-known/agent-card.json; health: ${url}/health; metrics: ${url}/metrics` +

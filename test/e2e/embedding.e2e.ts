@@ -6,14 +6,18 @@ import { aJsonRpcRequest, aMessage, get, post, V1 } from '../fixtures/builders';
 import { anSdkSendRequest } from '../fixtures/sdk-requests';
 import { freePort } from '../utils/test-app';
 
+/** The embedding example's echo controller in a server with in-memory stores, limits off. */
+const anEchoServer = () =>
+  createA2AServer({
+    controller: new EchoController(),
+    taskStorePath: null,
+    harnessStorePath: ':memory:',
+    env: { SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0, SUPERQODE_A2A_LOG_LEVEL: 'error' },
+  });
+
 describe('createA2AServer (programmatic API, issue #5)', () => {
   it("serves an embedding application's own controller, with listen() and close()", async () => {
-    const server = createA2AServer({
-      controller: new EchoController(),
-      taskStorePath: null,
-      harnessStorePath: ':memory:',
-      env: { SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0, SUPERQODE_A2A_LOG_LEVEL: 'error' },
-    });
+    const server = anEchoServer();
     const signals = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2'] as const;
     const listeners = () => signals.map((signal) => process.listenerCount(signal));
     const before = listeners();
@@ -41,12 +45,7 @@ describe('createA2AServer (programmatic API, issue #5)', () => {
   });
 
   it('port 0: listen() returns the port it chose, and the card advertises it, so the SDK client follows the card', async () => {
-    const server = createA2AServer({
-      controller: new EchoController(),
-      taskStorePath: null,
-      harnessStorePath: ':memory:',
-      env: { SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: 0, SUPERQODE_A2A_LOG_LEVEL: 'error' },
-    });
+    const server = anEchoServer();
     const url = await server.listen({ host: '127.0.0.1', port: 0 });
     try {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -5,6 +5,7 @@ import {
   trustedProxyHops,
 } from './a2a.config';
 import { validateEnv } from './env.schema';
+import { loadEnv } from './load-env';
 
 describe('remote-bind policy', () => {
   it.each(['127.0.0.1', '127.1.2.3', '::1', 'localhost'])('%s is loopback', (h) =>
@@ -59,6 +60,16 @@ describe(validateEnv.name, () => {
     });
     expect(blank.SUPERQODE_A2A_TOKEN).toBeUndefined();
     expect(blank.SUPERQODE_A2A_HEAP_GROWTH_PERCENT).toBeUndefined();
+  });
+  it('a blank flag or option hides nothing: the environment value applies', () => {
+    process.env.SUPERQODE_A2A_ANONYMOUS_PER_MINUTE = '4';
+    try {
+      expect(
+        loadEnv({ SUPERQODE_A2A_ANONYMOUS_PER_MINUTE: ' ' }).SUPERQODE_A2A_ANONYMOUS_PER_MINUTE,
+      ).toBe(4);
+    } finally {
+      delete process.env.SUPERQODE_A2A_ANONYMOUS_PER_MINUTE;
+    }
   });
   it('never echoes a secret value in its errors', () => {
     try {

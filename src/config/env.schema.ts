@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigValidationError } from './config-errors';
+import { withoutBlanks } from './process-env';
 import { MAX_HEAP_GROWTH_PERCENT, MIN_HEAP_GROWTH_PERCENT } from '../common/runtime/heap-growth';
 
 const bool = z
@@ -205,20 +206,8 @@ export type Env = z.infer<typeof envSchema>;
 export type RawEnv = Partial<Record<keyof Env, string | number | boolean | undefined>>;
 
 /**
- * `raw` without the variables whose value is an empty or blank string: those count as unset, so
- * their default applies. A `KEY=` line in an env file and a compose file's `${VAR}` of an unset
- * variable both give `''`, and `z.coerce.number('')` is 0, which for the rate limits, the
- * connection cap and the task TTL means "off": an empty value must not turn a limit off.
- */
-function withoutBlanks(raw: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(raw).filter(([, v]) => !(typeof v === 'string' && v.trim() === '')),
-  );
-}
-
-/**
  * Validates raw variables against {@link envSchema}; a variable set to an empty or blank string
- * counts as unset (its default applies).
+ * counts as unset (its default applies; see {@link withoutBlanks}).
  * @param raw - `process.env` merged with CLI overrides (unknown keys are ignored).
  * @returns The typed configuration.
  * @throws {ConfigValidationError} One issue per invalid variable (`NAME="value": problem`).

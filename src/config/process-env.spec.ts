@@ -48,6 +48,22 @@ describe('env file (issue #19)', () => {
     expect(process.env.SQ_ENVFILE_ONLY).toBeUndefined(); // never written back
   });
 
+  it('a blank value counts as unset in each layer: it neither hides the file nor is kept', () => {
+    writeFileSync(
+      file,
+      'SQ_ENVFILE_BLANKED=from-file\nSQ_ENVFILE_EMPTY=\nSQ_ENVFILE_SPACES="  "\n',
+    );
+    process.env.SQ_ENVFILE_BLANKED = ' ';
+    useEnvFile(file);
+    try {
+      expect(processEnv().SQ_ENVFILE_BLANKED).toBe('from-file');
+      expect('SQ_ENVFILE_EMPTY' in processEnv()).toBe(false);
+      expect('SQ_ENVFILE_SPACES' in processEnv()).toBe(false);
+    } finally {
+      delete process.env.SQ_ENVFILE_BLANKED;
+    }
+  });
+
   it('a missing --env-file is an error naming the flag', () => {
     useEnvFile(join(dir, 'missing.env'));
     expect(() => processEnv()).toThrow(/--env-file .*missing\.env/);

@@ -7,7 +7,7 @@ export type ProcessEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * The process environment: the one place `src/` reads `process.env` (issue #13), under the
- * variables of the env file ({@link useEnvFile}; `.env` in the working directory by default): a
+ * variables of the env file, blank values dropped from both ({@link withoutBlanks}) ({@link useEnvFile}; `.env` in the working directory by default): a
  * variable set in the environment wins over the file. The server's settings are validated from it
  * by `loadEnv`; the client commands' credentials are read by `clientEnv` (`./client-env.ts`); the
  * harness takes provider keys (`HarnessProviderConfig`) and the tool processes' PATH/LANG/TERM
@@ -16,9 +16,24 @@ export type ProcessEnv = Readonly<Record<string, string | undefined>>;
  * @throws {Error} The env file named by `--env-file` is missing or unreadable.
  */
 export function processEnv(): ProcessEnv {
-  const env = process.env;
+  const env = withoutBlanks(process.env);
   const file = envFileVariables();
   return file === NO_VARIABLES ? env : { ...file, ...env };
+}
+
+/**
+ * `vars` without those whose value is an empty or blank string (`''`, spaces, tabs): such a
+ * variable counts as unset in every layer of the settings (env file, environment, CLI flags,
+ * embedding options), so it neither hides a lower layer's value nor replaces a default. A
+ * `KEY=` line in an env file and a compose file's `${VAR}` of an unset variable both give `''`;
+ * taken as a value, `''` was 0 for the numeric settings (a rate limit or cap turned off).
+ */
+export function withoutBlanks<V>(vars: Readonly<Record<string, V>>): Record<string, V> {
+  const kept: Record<string, V> = {};
+  for (const [name, value] of Object.entries(vars)) {
+    if (!(typeof value === 'string' && value.trim() === '')) kept[name] = value;
+  }
+  return kept;
 }
 
 const NO_VARIABLES: Readonly<Record<string, string>> = Object.freeze({});
@@ -49,7 +64,7 @@ export function envFileVariables(): Readonly<Record<string, string>> {
     }
     throw new Error(`--env-file ${envFile.path}: ${(err as Error).message}`);
   }
-  const parsed = parseEnv(text) as Record<string, string>;
+  const parsed = withoutBlanks(parseEnv(text) as Record<string, string>);
   fileVariables = Object.keys(parsed).length ? Object.freeze(parsed) : NO_VARIABLES;
   return fileVariables;
 }

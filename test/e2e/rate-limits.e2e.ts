@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { aJsonRpcRequest, get, post, V1 } from '../fixtures/builders';
 import { aKey, aKeySecret, bearer, OPERATOR_TOKEN } from '../fixtures/credentials';
 import { BuiltServer, startBuiltServer } from '../utils/built-server';
@@ -130,6 +133,30 @@ describe('An empty variable is unset, not 0: it never turns a ceiling off', () =
     const over = await rpc(server.url);
     expect(over.status).toBe(429);
     expect(over.body.error.message).toMatch(/Per-caller limit of 10 requests per minute/);
+  });
+
+  it("a blank in the environment does not hide the .env file's value (anonymous off stays off)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-blank-env-'));
+    writeFileSync(
+      join(dir, '.env'),
+      `SUPERQODE_A2A_ALLOW_ANONYMOUS=false\nSUPERQODE_A2A_TOKEN=${OPERATOR_TOKEN}\nSUPERQODE_A2A_KEYED_PER_MINUTE=3\n`,
+    );
+    const blanked = await startBuiltServer(
+      {
+        SUPERQODE_A2A_ALLOW_ANONYMOUS: '',
+        SUPERQODE_A2A_TOKEN: ' ',
+        SUPERQODE_A2A_KEYED_PER_MINUTE: '',
+      },
+      { dir },
+    );
+    try {
+      expect((await rpc(blanked.url)).status).toBe(401);
+      expect((await rpc(blanked.url, bearer(OPERATOR_TOKEN))).status).toBe(200);
+      expect(blanked.output()).toMatch(/keyed 3\/min/);
+    } finally {
+      await blanked.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -268,8 +268,11 @@ export async function startServer(
     try {
       return await listenOn({ ...overrides, SUPERQODE_A2A_PORT: port }, embedding, options);
     } catch (err) {
-      const code = ((err as Error)?.cause as NodeJS.ErrnoException | undefined)?.code;
-      if (code !== 'EADDRINUSE' || attempt >= CHOSEN_PORT_ATTEMPTS) throw err;
+      // Only the chosen port taken meanwhile; not a taken metrics port (`--metrics-port`).
+      const cause = (err as Error)?.cause as
+        (NodeJS.ErrnoException & { port?: number }) | undefined;
+      const lost = cause?.code === 'EADDRINUSE' && cause.port === port;
+      if (!lost || attempt >= CHOSEN_PORT_ATTEMPTS) throw err;
     }
   }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkPublishedCard, diffJson } from '../../scripts/check-published-agent-card';
@@ -40,6 +40,26 @@ async function exportCardInProcess(...flags: string[]): Promise<string> {
 describe('Agent Card publication (issue #3)', () => {
   it('examples/a2a/agent-card.json is exactly what `serve a2a --export-agent-card` writes (regenerate: npm run card:export)', () => {
     expect(exportCard()).toBe(readFileSync(CHECKED_IN, 'utf8'));
+  });
+
+  it('refuses to export a card for port 0 without a public URL: no port to name (--public-url exports)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sq-card-')), 'card.json');
+    const args = ['serve', 'a2a', '--export-agent-card', file, '--port', '0'];
+    const refused = await runCommandInProcessWithoutSettings(
+      [ServeCommandsModule],
+      args,
+      process.cwd(),
+    );
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/Port 0 has no URL to export[\s\S]*--public-url/);
+    expect(existsSync(file)).toBe(false);
+    const withUrl = await exportCardInProcess(
+      '--port',
+      '0',
+      '--public-url',
+      'https://agent.example.com',
+    );
+    expect(JSON.parse(withUrl).supportedInterfaces[0].url).toBe('https://agent.example.com');
   });
 
   describe('against a running server', () => {

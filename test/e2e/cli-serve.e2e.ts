@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toEnv } from '../../src/modules/transport/commands/serve-a2a.command';
 import { ServeCommandsModule } from '../../src/modules/transport/commands/serve-commands.module';
@@ -119,6 +122,32 @@ describe('superqode serve a2a (built CLI, exit codes)', () => {
 });
 
 describe('serve a2a --port 0 (the built CLI)', () => {
+  it('a taken metrics port fails the start once: the port chosen for 0 is not retried for it', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const metricsPort = (holder.address() as AddressInfo).port;
+    try {
+      const r = spawnSync(process.execPath, [CLI, 'serve', 'a2a', '--port', '0'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        cwd: mkdtempSync(join(tmpdir(), 'sq-metrics-taken-')),
+        env: {
+          PATH: process.env.PATH,
+          SUPERQODE_A2A_HARNESS_ENABLED: 'false',
+          SUPERQODE_A2A_TASK_STORE_ENABLED: 'false',
+          SUPERQODE_A2A_METRICS_HOST: '127.0.0.1',
+          SUPERQODE_A2A_METRICS_PORT: String(metricsPort),
+        },
+      });
+      const out = `${r.stdout}${r.stderr}`;
+      expect(r.status).toBe(1);
+      expect(out).toContain(`Cannot listen on 127.0.0.1:${metricsPort}`);
+      expect(out.match(/Rate limits/g) ?? []).toHaveLength(1); // the app was built once
+    } finally {
+      holder.close();
+    }
+  });
+
   it('advertises the port it chose in the card and the banner, not :0', async () => {
     const served = await startBuiltServer({}, { args: [CLI, 'serve', 'a2a', '--port', '0'] });
     try {

@@ -14,7 +14,8 @@ import { AgentCardService } from './agent-card.service';
  * @param overrides - The same settings `serve a2a` would use (public URL, legacy, credentials).
  * @param file - Output path; overwritten.
  * @returns The bytes written.
- * @throws {Error} Invalid configuration, refused bind, or an unwritable file.
+ * @throws {Error} Invalid configuration, refused bind, port 0 without a public URL (no port to
+ *   name), or an unwritable file.
  */
 export async function exportAgentCard(overrides: RawEnv, file: string): Promise<string> {
   // The skills' module graph holds the task store and the harness ledger: keep both in memory,
@@ -27,6 +28,16 @@ export async function exportAgentCard(overrides: RawEnv, file: string): Promise<
   // The card of a configuration the server would refuse is not exported either.
   const validated = ValidatedEnv.load({ ...overrides, ...inMemory });
   assertServePolicy(validated.env);
+  if (
+    validated.env.SUPERQODE_A2A_PORT === 0 &&
+    validated.env.SUPERQODE_A2A_PUBLIC_URL === undefined
+  ) {
+    // A server on port 0 chooses its port when it starts: no exported card can name it.
+    throw new Error(
+      'Port 0 has no URL to export: the server chooses its port when it starts. Give ' +
+        '--public-url (SUPERQODE_A2A_PUBLIC_URL) or a --port other than 0.',
+    );
+  }
   @Module({
     imports: [A2aConfigModule.forRoot(validated), BuiltInSkillsModule, AgentCardModule],
   })

@@ -84,7 +84,7 @@ export interface A2AServer {
 /**
  * Builds an A2A server (the same modules as `superqode serve a2a`) around a spec or your own
  * Harness Protocol controller.
- * @see README "Programmatic API"; A2A specification §3 (the operations it serves).
+ * @see examples/embedding/README.md, examples/custom-skill/README.md; A2A specification §3 (the operations it serves).
  */
 export function createA2AServer(options: CreateA2AServerOptions = {}): A2AServer {
   let app: NestFastifyApplication | undefined;

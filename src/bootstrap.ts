@@ -8,7 +8,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppModule } from './app.module';
 import { applyHeapGrowthSetting } from './common/runtime/heap-growth';
 import type { AppEmbedding } from './app.module';
-import { assertServePolicy, remoteBindWarnings, trustedProxyHops } from './config/a2a.config';
+import {
+  assertServePolicy,
+  portChosenAtStart,
+  remoteBindWarnings,
+  trustedProxyHops,
+} from './config/a2a.config';
 import { ValidatedEnv } from './config/a2a-config.module';
 import { Env, RawEnv } from './config/env.schema';
 import { accessConfig, cardConfig, httpConfig, serverConfig } from './config/namespaces';
@@ -260,9 +265,7 @@ export async function startServer(
   options: ProcessOptions = {},
 ): Promise<{ app: NestFastifyApplication; url: string }> {
   const { env } = bootConfig(overrides);
-  if (env.SUPERQODE_A2A_PORT !== 0 || env.SUPERQODE_A2A_PUBLIC_URL !== undefined) {
-    return listenOn(overrides, embedding, options);
-  }
+  if (!portChosenAtStart(env)) return listenOn(overrides, embedding, options);
   for (let attempt = 1; ; attempt++) {
     const port = await freePortOn(env.SUPERQODE_A2A_HOST);
     try {

@@ -2,6 +2,7 @@ import {
   assertBindAllowed,
   effectiveHarnessAccess,
   isLoopbackHost,
+  portChosenAtStart,
   trustedProxyHops,
 } from './a2a.config';
 import { validateEnv } from './env.schema';
@@ -18,6 +19,16 @@ describe('remote-bind policy', () => {
   it('refuses a non-loopback host without allowRemote, naming the flag', () => {
     expect(() => assertBindAllowed('0.0.0.0', false)).toThrow(/--allow-remote/);
     expect(() => assertBindAllowed('0.0.0.0', true)).not.toThrow();
+  });
+
+  it('the port is chosen at start only for port 0 without a public URL', () => {
+    const env = (port: number, url?: string) => ({
+      SUPERQODE_A2A_PORT: port,
+      SUPERQODE_A2A_PUBLIC_URL: url,
+    });
+    expect(portChosenAtStart(env(0))).toBe(true);
+    expect(portChosenAtStart(env(0, 'https://agent.example.com'))).toBe(false);
+    expect(portChosenAtStart(env(8000))).toBe(false);
   });
 
   it('trusts no proxy hop by default, on remote binds too (issue #11.7); the setting otherwise', () => {

@@ -34,6 +34,17 @@ export function assertBindAllowed(host: string, allowRemote: boolean): void {
 }
 
 /**
+ * True when the server chooses its port when it starts: port 0 ("any free port") and no public
+ * URL, so no URL is known before then (`startServer` picks the port before building the app;
+ * `--export-agent-card` refuses).
+ */
+export function portChosenAtStart(
+  env: Pick<Env, 'SUPERQODE_A2A_PORT' | 'SUPERQODE_A2A_PUBLIC_URL'>,
+): boolean {
+  return env.SUPERQODE_A2A_PORT === 0 && env.SUPERQODE_A2A_PUBLIC_URL === undefined;
+}
+
+/**
  * Trusted proxy hops: the explicit setting, else none (remote binds too: with a trusted hop and
  * no proxy in front, a direct client picks its own address with X-Forwarded-For).
  * @param _allowRemote - Kept for callers; no longer changes the default (issue #11.7).

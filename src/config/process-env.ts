@@ -7,12 +7,12 @@ export type ProcessEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * The process environment: the one place `src/` reads `process.env` (issue #13), under the
- * variables of the env file, blank values dropped from both ({@link withoutBlanks}) ({@link useEnvFile}; `.env` in the working directory by default): a
- * variable set in the environment wins over the file. The server's settings are validated from it
- * by `loadEnv`; the client commands' credentials are read by `clientEnv` (`./client-env.ts`); the
- * harness takes provider keys (`HarnessProviderConfig`) and the tool processes' PATH/LANG/TERM
- * (`allowlistedEnvironment`) from it. Nothing writes back (file values never reach child processes
- * except through those allowlists).
+ * variables of the env file ({@link useEnvFile}; `.env` in the working directory by default): a
+ * variable set in the environment wins over the file; a blank one is unset ({@link withoutBlanks}).
+ * The server's settings are validated from it by `loadEnv`; the client commands' credentials by
+ * `clientEnv` (`./client-env.ts`); the harness takes provider keys (`HarnessProviderConfig`) and
+ * the tool processes' PATH/LANG/TERM (`allowlistedEnvironment`) from it. Nothing writes back
+ * (file values never reach child processes except through those allowlists).
  * @throws {Error} The env file named by `--env-file` is missing or unreadable.
  */
 export function processEnv(): ProcessEnv {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { writeFileSync } from 'node:fs';
 import { withCommandContext } from '../../cli/command-context';
-import { assertServePolicy } from '../../config/a2a.config';
+import { assertServePolicy, portChosenAtStart } from '../../config/a2a.config';
 import { A2aConfigModule, ValidatedEnv } from '../../config/a2a-config.module';
 import { RawEnv } from '../../config/env.schema';
 import { BuiltInSkillsModule } from '../../built-in-skills.module';
@@ -28,11 +28,7 @@ export async function exportAgentCard(overrides: RawEnv, file: string): Promise<
   // The card of a configuration the server would refuse is not exported either.
   const validated = ValidatedEnv.load({ ...overrides, ...inMemory });
   assertServePolicy(validated.env);
-  if (
-    validated.env.SUPERQODE_A2A_PORT === 0 &&
-    validated.env.SUPERQODE_A2A_PUBLIC_URL === undefined
-  ) {
-    // A server on port 0 chooses its port when it starts: no exported card can name it.
+  if (portChosenAtStart(validated.env)) {
     throw new Error(
       'Port 0 has no URL to export: the server chooses its port when it starts. Give ' +
         '--public-url (SUPERQODE_A2A_PUBLIC_URL) or a --port other than 0.',

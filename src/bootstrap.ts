@@ -171,15 +171,13 @@ export function bootConfig(overrides: RawEnv = {}): ValidatedEnv {
 
 /**
  * Creates the server application (not listening yet).
- * @param overrides - Settings that win over the environment.
- * @throws {Error} Invalid configuration or refused bind (before anything listens).
+ * @param validated - The settings, validated and allowed by the serve policy ({@link bootConfig}).
  */
 export async function createApp(
-  overrides: RawEnv = {},
+  validated: ValidatedEnv,
   embedding: AppEmbedding = {},
   options: ProcessOptions = {},
 ): Promise<NestFastifyApplication> {
-  const validated = bootConfig(overrides);
   const env = validated.env;
   const logger = processLoggerFor(env);
   const heapGrowth = options.heapGrowth
@@ -264,12 +262,13 @@ export async function startServer(
   embedding: AppEmbedding = {},
   options: ProcessOptions = {},
 ): Promise<{ app: NestFastifyApplication; url: string }> {
-  const { env } = bootConfig(overrides);
-  if (!portChosenAtStart(env)) return listenOn(overrides, embedding, options);
+  const validated = bootConfig(overrides);
+  if (!portChosenAtStart(validated.env)) return listenOn(validated, embedding, options);
   for (let attempt = 1; ; attempt++) {
-    const port = await freePortOn(env.SUPERQODE_A2A_HOST);
+    const port = await freePortOn(validated.env.SUPERQODE_A2A_HOST);
+    const withPort = bootConfig({ ...overrides, SUPERQODE_A2A_PORT: port });
     try {
-      return await listenOn({ ...overrides, SUPERQODE_A2A_PORT: port }, embedding, options);
+      return await listenOn(withPort, embedding, options);
     } catch (err) {
       // Only the chosen port taken meanwhile; not a taken metrics port (`--metrics-port`).
       const cause = (err as Error)?.cause as
@@ -297,11 +296,11 @@ function freePortOn(host: string): Promise<number> {
 
 /** {@link startServer} on the port the settings name. */
 async function listenOn(
-  overrides: RawEnv,
+  validated: ValidatedEnv,
   embedding: AppEmbedding,
   options: ProcessOptions,
 ): Promise<{ app: NestFastifyApplication; url: string }> {
-  const app = await createApp(overrides, embedding, options);
+  const app = await createApp(validated, embedding, options);
   const server = app.get<ConfigType<typeof serverConfig>>(serverConfig.KEY);
   const access = app.get<ConfigType<typeof accessConfig>>(accessConfig.KEY);
   const logger = new Logger('superqode');

@@ -10,7 +10,5 @@ import { processEnv, withoutBlanks } from './process-env';
  * @throws {Error} One line per invalid variable.
  */
 export function loadEnv(overrides: RawEnv = {}): Env {
-  const given = withoutBlanks(overrides);
-  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  return validateEnv({ ...processEnv(), ...defined });
+  return validateEnv({ ...processEnv(), ...withoutBlanks(overrides) });
 }

@@ -22,16 +22,18 @@ export function processEnv(): ProcessEnv {
 }
 
 /**
- * `vars` without those whose value is an empty or blank string (`''`, spaces, tabs): such a
- * variable counts as unset in every layer of the settings (env file, environment, CLI flags,
- * embedding options), so it neither hides a lower layer's value nor replaces a default. A
- * `KEY=` line in an env file and a compose file's `${VAR}` of an unset variable both give `''`;
- * taken as a value, `''` was 0 for the numeric settings (a rate limit or cap turned off).
+ * `vars` without those that are unset: `undefined`, or an empty or blank string (`''`, spaces,
+ * tabs). A blank variable counts as unset in every layer of the settings (env file, environment,
+ * CLI flags, embedding options), so it neither hides a lower layer's value nor replaces a
+ * default. A `KEY=` line in an env file and a compose file's `${VAR}` of an unset variable both
+ * give `''`; taken as a value, `''` was 0 for the numeric settings (a rate limit or cap off).
  */
-export function withoutBlanks<V>(vars: Readonly<Record<string, V>>): Record<string, V> {
+export function withoutBlanks<V>(vars: Readonly<Record<string, V | undefined>>): Record<string, V> {
   const kept: Record<string, V> = {};
   for (const [name, value] of Object.entries(vars)) {
-    if (!(typeof value === 'string' && value.trim() === '')) kept[name] = value;
+    if (value !== undefined && !(typeof value === 'string' && value.trim() === '')) {
+      kept[name] = value;
+    }
   }
   return kept;
 }

@@ -5,7 +5,7 @@ import {
   portChosenAtStart,
   trustedProxyHops,
 } from './a2a.config';
-import { validateEnv } from './env.schema';
+import { validateEnv, validateEnvVariables } from './env.schema';
 import { loadEnv } from './load-env';
 
 describe('remote-bind policy', () => {
@@ -98,5 +98,27 @@ describe(effectiveHarnessAccess.name, () => {
     expect(effectiveHarnessAccess(undefined, true)).toBe('operator');
     expect(effectiveHarnessAccess('keyed', true)).toBe('keyed');
     expect(effectiveHarnessAccess('anonymous', true)).toBe('anonymous');
+  });
+});
+
+describe(validateEnvVariables.name, () => {
+  it('validates only the names given, each on its own: values as validateEnv gives them, problems without values', () => {
+    const names = [
+      'SUPERQODE_A2A_TOKEN',
+      'SUPERQODE_A2A_EXPOSE_HARNESS',
+      'SUPERQODE_A2A_PORT',
+    ] as const;
+    const read = validateEnvVariables(names, {
+      SUPERQODE_A2A_TOKEN: 'too-short',
+      SUPERQODE_A2A_EXPOSE_HARNESS: 'true',
+      SUPERQODE_A2A_PORT: ' ',
+      SUPERQODE_A2A_HOST: 'not checked: not named',
+    });
+    expect(read.values).toEqual({
+      SUPERQODE_A2A_TOKEN: 'too-short',
+      SUPERQODE_A2A_EXPOSE_HARNESS: true,
+      SUPERQODE_A2A_PORT: validateEnv({}).SUPERQODE_A2A_PORT,
+    });
+    expect(read.problems).toEqual({ SUPERQODE_A2A_TOKEN: 'must be at least 16 characters' });
   });
 });

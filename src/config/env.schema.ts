@@ -217,3 +217,35 @@ export function validateEnv(raw: Record<string, unknown>): Env {
   if (r.success) return r.data;
   throw ConfigValidationError.fromZod(r.error.issues, raw);
 }
+
+/** What {@link validateEnvVariables} found: each variable's value, and the invalid ones' problems. */
+export interface EnvVariablesRead<K extends keyof Env> {
+  /** Valid variables as {@link validateEnv} gives them (defaults applied); invalid ones raw. */
+  readonly values: Partial<Record<K, unknown>>;
+  /** The schema's message per invalid variable (never its value). */
+  readonly problems: Partial<Record<K, string>>;
+}
+
+/**
+ * Validates only `names`, each on its own, as {@link validateEnv} would (blank = unset): for a
+ * command that reads a few settings (`a2a-keys`), which an unrelated invalid one must not stop
+ * and which reports an invalid one of its own instead of failing.
+ * @param raw - The process environment with the env file ({@link processEnv}).
+ */
+export function validateEnvVariables<K extends keyof Env>(
+  names: readonly K[],
+  raw: Record<string, unknown>,
+): EnvVariablesRead<K> {
+  const given = withoutBlanks(raw);
+  const values: Partial<Record<K, unknown>> = {};
+  const problems: Partial<Record<K, string>> = {};
+  for (const name of names) {
+    const r = envSchema.shape[name].safeParse(given[name]);
+    if (r.success) values[name] = r.data;
+    else {
+      values[name] = given[name];
+      problems[name] = r.error.issues.map((i) => i.message).join('; ');
+    }
+  }
+  return { values, problems };
+}

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '../../src/modules/auth/api-key';
 import { A2aKeysCommandsModule } from '../../src/modules/auth/commands/a2a-keys-commands.module';
+import { startBuiltServer } from '../utils/built-server';
 import { InProcessRun, runCommandInProcess } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
@@ -201,5 +203,63 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
     const r = spawnKeys('issue', 'acme', '--days', '0');
     expect(r.status).toBe(2);
     expect(r.out.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('reads the settings the server reads from .env: a key it issues is accepted by the server started there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-keys-env-'));
+    try {
+      writeFileSync(
+        join(dir, '.env'),
+        `SUPERQODE_A2A_KEY_SECRET=${SECRET}\nSUPERQODE_A2A_ALLOW_ANONYMOUS=false\n` +
+          'SUPERQODE_A2A_TOKEN=short\nSUPERQODE_A2A_EXPOSE_HARNESS=true\n',
+      );
+      // Only PATH and HOME: the secret is in the file alone; a blank variable does not hide it.
+      const env = { PATH: process.env.PATH, HOME: dir, SUPERQODE_A2A_KEY_SECRET: ' ' };
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [CLI, 'a2a-keys', ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 20_000,
+          env,
+        });
+      const status = run('status');
+      expect(status.status).toBe(0);
+      expect(status.stdout).toMatch(/signing secret .*: configured\n/);
+      // The short token in the file is invalid: reported (the server would refuse it), not hidden.
+      expect(status.stdout).toMatch(
+        /operator token .*: invalid \(must be at least 16 characters; the server refuses to start\)\n/,
+      );
+      expect(status.stdout).toMatch(/harness access .*: operator\n/);
+      expect(`${status.stdout}${status.stderr}`).not.toContain(SECRET);
+
+      writeFileSync(
+        join(dir, '.env'),
+        `SUPERQODE_A2A_KEY_SECRET=${SECRET}\nSUPERQODE_A2A_ALLOW_ANONYMOUS=false\n`,
+      );
+      const { key } = parseIssued(run('issue', 'acme').stdout);
+      const server = await startBuiltServer({}, { dir });
+      try {
+        const send = (authorization?: string) =>
+          fetch(`${server.url}/message:send`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'a2a-version': '1.0',
+              ...(authorization ? { authorization } : {}),
+            },
+            body: JSON.stringify({
+              message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'which harness?' }] },
+            }),
+          });
+        expect((await send()).status).toBe(401);
+        const answered = await send(`Bearer ${key}`);
+        expect(answered.status).toBe(200);
+        expect(JSON.stringify(await answered.json())).toContain('TASK_STATE_COMPLETED');
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

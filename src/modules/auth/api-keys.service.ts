@@ -12,6 +12,24 @@ import {
   verifyApiKey,
 } from './api-key';
 
+/** The variables the API-key settings are read from (see {@link ApiKeysConfig}). */
+export const API_KEY_VARIABLES = [
+  'SUPERQODE_A2A_KEY_SECRET',
+  'SUPERQODE_A2A_REVOKED_KEYS',
+  'SUPERQODE_A2A_TOKEN',
+  'SUPERQODE_A2A_HARNESS_ACCESS',
+  'SUPERQODE_A2A_EXPOSE_HARNESS',
+] as const;
+
+/** A variable of {@link API_KEY_VARIABLES}. */
+export type ApiKeyVariable = (typeof API_KEY_VARIABLES)[number];
+
+/**
+ * `ConfigService` key of the invalid {@link API_KEY_VARIABLES} and the schema's message for each
+ * (`a2a-keys`, which reads them on their own; the server refuses to start with any of them).
+ */
+export const API_KEY_SETTING_PROBLEMS = 'apiKeySettingProblems';
+
 /**
  * The API-key settings, read from the validated environment (`@nestjs/config`):
  * SUPERQODE_A2A_KEY_SECRET, SUPERQODE_A2A_REVOKED_KEYS and whether SUPERQODE_A2A_TOKEN is set.
@@ -27,8 +45,11 @@ export class ApiKeysConfig {
   readonly operatorTokenConfigured: boolean;
   /** Who may run the harness (SUPERQODE_A2A_HARNESS_ACCESS, or its default). */
   readonly harnessAccess: HarnessAccess;
+  /** Invalid variables and why (never their values); empty in a server, which validated them. */
+  readonly problems: Readonly<Partial<Record<ApiKeyVariable, string>>>;
 
   constructor(config: ConfigService) {
+    this.problems = config.get(API_KEY_SETTING_PROBLEMS) ?? {};
     const secret = config.get<string>('SUPERQODE_A2A_KEY_SECRET');
     this.#secret = secret ? secret : undefined;
     this.revokedKeyIds = new Set(toIdList(config.get<unknown>('SUPERQODE_A2A_REVOKED_KEYS')));
@@ -59,8 +80,10 @@ function toIdList(raw: unknown): string[] {
 
 /** What `a2a-keys status` reports; booleans and a count, never a secret value. */
 export interface ApiKeysStatus {
-  /** SUPERQODE_A2A_KEY_SECRET is set (keys can be issued and accepted). */
+  /** SUPERQODE_A2A_KEY_SECRET is set (keys can be issued and accepted when it is valid). */
   readonly secretConfigured: boolean;
+  /** Invalid variables and why (never their values); the server refuses to start with any. */
+  readonly problems: Readonly<Partial<Record<ApiKeyVariable, string>>>;
   /** Number of distinct revoked key ids. */
   readonly revokedCount: number;
   /** SUPERQODE_A2A_TOKEN is set. */
@@ -116,6 +139,7 @@ export class ApiKeysService {
       revokedCount: this.config.revokedKeyIds.size,
       operatorTokenConfigured: this.config.operatorTokenConfigured,
       harnessAccess: this.config.harnessAccess,
+      problems: this.config.problems,
     };
   }
 }

@@ -12,6 +12,7 @@ import {
   isValidTier,
 } from '../api-key';
 import { ApiKeysService } from '../api-keys.service';
+import type { ApiKeyVariable } from '../api-keys.service';
 import { InvalidFlagError } from './invalid-flag.error';
 
 export { InvalidFlagError } from './invalid-flag.error';
@@ -183,14 +184,21 @@ export class A2aKeysStatusCommand extends CommandRunner {
 
   async run(): Promise<void> {
     const s = this.keys.status();
-    const state = (on: boolean): string => (on ? 'configured' : 'not configured');
+    const state = (name: ApiKeyVariable, on: boolean): string => {
+      const problem = s.problems[name];
+      if (problem !== undefined) return `invalid (${problem}; the server refuses to start)`;
+      return on ? 'configured' : 'not configured';
+    };
+    const invalid = (name: ApiKeyVariable): string =>
+      s.problems[name] === undefined ? '' : ` (${name} invalid: ${s.problems[name]})`;
     process.stdout.write(
-      `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state(s.secretConfigured)}\n` +
-        `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${s.revokedCount}\n` +
-        `operator token (SUPERQODE_A2A_TOKEN): ${state(s.operatorTokenConfigured)}\n` +
+      `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state('SUPERQODE_A2A_KEY_SECRET', s.secretConfigured)}\n` +
+        `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${s.revokedCount}${invalid('SUPERQODE_A2A_REVOKED_KEYS')}\n` +
+        `operator token (SUPERQODE_A2A_TOKEN): ${state('SUPERQODE_A2A_TOKEN', s.operatorTokenConfigured)}\n` +
         `key scopes (a2a-keys issue --scope): ${API_KEY_SCOPES.join(', ')}\n` +
         `harness access (SUPERQODE_A2A_HARNESS_ACCESS): ${s.harnessAccess}` +
-        (s.harnessAccess === 'keyed' ? ' (keys need --scope harness)\n' : '\n'),
+        (s.harnessAccess === 'keyed' ? ' (keys need --scope harness)' : '') +
+        `${invalid('SUPERQODE_A2A_HARNESS_ACCESS')}${invalid('SUPERQODE_A2A_EXPOSE_HARNESS')}\n`,
     );
   }
 }

@@ -31,8 +31,10 @@ export type ApiKeyVariable = (typeof API_KEY_VARIABLES)[number];
 export const API_KEY_SETTING_PROBLEMS = 'apiKeySettingProblems';
 
 /**
- * The API-key settings, read from the validated environment (`@nestjs/config`):
- * SUPERQODE_A2A_KEY_SECRET, SUPERQODE_A2A_REVOKED_KEYS and whether SUPERQODE_A2A_TOKEN is set.
+ * The API-key settings, read through `@nestjs/config`: SUPERQODE_A2A_KEY_SECRET,
+ * SUPERQODE_A2A_REVOKED_KEYS, whether SUPERQODE_A2A_TOKEN is set and the harness access. In the
+ * server from the env validated at start; in `a2a-keys` from the same sources, each variable
+ * validated on its own (`validateEnvVariables`), the invalid ones kept raw and named in `problems`.
  * The secret sits in an ECMAScript private field, so logging or serialising this object never
  * shows it.
  */

@@ -122,3 +122,24 @@ describe(validateEnvVariables.name, () => {
     expect(read.problems).toEqual({ SUPERQODE_A2A_TOKEN: 'must be at least 16 characters' });
   });
 });
+
+describe('SUPERQODE_A2A_REVOKED_KEYS', () => {
+  const revoked = (v: string) =>
+    validateEnv({ SUPERQODE_A2A_REVOKED_KEYS: v }).SUPERQODE_A2A_REVOKED_KEYS;
+
+  it('reads key ids separated by commas or white space, upper case as lower', () => {
+    expect(revoked(' 0123456789ab ,, ABCDEF012345\n0a1b2c3d4e5f  ffffffffffff ')).toEqual([
+      '0123456789ab',
+      'abcdef012345',
+      '0a1b2c3d4e5f',
+      'ffffffffffff',
+    ]);
+  });
+
+  it.each(['abc123', '0123456789ab;ffffffffffff', 'sqk_live_x', '0123456789abc'])(
+    'refuses %p: an entry that is no key id would revoke nothing',
+    (v) => {
+      expect(() => revoked(v)).toThrow(/SUPERQODE_A2A_REVOKED_KEYS=.*must be key ids/);
+    },
+  );
+});

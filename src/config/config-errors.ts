@@ -51,7 +51,8 @@ function assignment(setting: string, value: string): string {
 }
 
 /** Plain words for a zod issue (no zod jargon such as "received NaN"). */
-function problemOf(issue: z.core.$ZodIssue): string {
+/** A schema issue in the words the server's start-up error uses (`must be one of: …`). */
+export function settingProblem(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       return issue.expected === 'number' ? 'must be a number' : `must be a ${issue.expected}`;
@@ -97,7 +98,7 @@ export class ConfigValidationError extends Error {
         const shown = SECRET_VARIABLES.has(variable) || value === undefined ? undefined : value;
         return {
           variable,
-          problem: problemOf(i),
+          problem: settingProblem(i),
           ...(shown === undefined ? {} : { received: String(shown as string | number) }),
         };
       }),

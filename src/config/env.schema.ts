@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigValidationError } from './config-errors';
+import { ConfigValidationError, settingProblem } from './config-errors';
 import { withoutBlanks } from './process-env';
 import { MAX_HEAP_GROWTH_PERCENT, MIN_HEAP_GROWTH_PERCENT } from '../common/runtime/heap-growth';
 
@@ -12,6 +12,9 @@ const bool = z
  * Validated once at boot by {@link validateEnv}; an invalid value stops the process.
  * CLI flags of `superqode serve a2a` are translated to these names, so both paths share it.
  */
+/** An API key id (`kid`), as `a2a-keys issue` prints it. */
+const KEY_ID = /^[0-9a-f]{12}$/;
+
 export const envSchema = z.object({
   /** Interface to bind; non-loopback needs SUPERQODE_A2A_ALLOW_REMOTE. */
   SUPERQODE_A2A_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -78,16 +81,24 @@ export const envSchema = z.object({
   SUPERQODE_A2A_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** HMAC secret that signs API keys (`a2a-keys secret` makes one); absent = every key rejected. */
   SUPERQODE_A2A_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Revoked API key ids (`kid`), comma-separated. */
+  /**
+   * Revoked API key ids (`kid`: 12 hex digits, as `a2a-keys issue` prints them), separated by
+   * commas or white space; upper case is read as lower. Any other entry is refused: a list that
+   * revoked nothing while it looked set would let the keys it names in.
+   */
   SUPERQODE_A2A_REVOKED_KEYS: z
     .string()
     .default('')
     .transform((v) =>
       v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((s) => s.toLowerCase()),
+    )
+    .refine((ids) => ids.every((id) => KEY_ID.test(id)), {
+      message:
+        'must be key ids (12 hex digits, as `a2a-keys issue` prints them) separated by commas',
+    }),
   /** Serve callers without a credential (anonymous tier). */
   SUPERQODE_A2A_ALLOW_ANONYMOUS: bool.default(true),
   /** Requests per minute per anonymous caller (0 = no limit). */
@@ -222,7 +233,7 @@ export function validateEnv(raw: Record<string, unknown>): Env {
 export interface EnvVariablesRead<K extends keyof Env> {
   /** Valid variables as {@link validateEnv} gives them (defaults applied); invalid ones raw. */
   readonly values: Partial<Record<K, unknown>>;
-  /** The schema's message per invalid variable (never its value). */
+  /** What is wrong with each invalid variable, in the server's words (never its value). */
   readonly problems: Partial<Record<K, string>>;
 }
 
@@ -244,7 +255,7 @@ export function validateEnvVariables<K extends keyof Env>(
     if (r.success) values[name] = r.data;
     else {
       values[name] = given[name];
-      problems[name] = r.error.issues.map((i) => i.message).join('; ');
+      problems[name] = r.error.issues.map(settingProblem).join('; ');
     }
   }
   return { values, problems };

@@ -53,7 +53,8 @@ export function useEnvFile(path: string): void {
 
 /**
  * The env file's variables (read once; `{}` when `./.env` does not exist).
- * @throws {Error} `--env-file <path>: <reason>` when a named file cannot be read.
+ * @throws {Error} `--env-file <path>: <reason>` when a named file cannot be read, `./.env: <reason>`
+ *   when `./.env` exists but cannot be read (a directory, no permission).
  */
 export function envFileVariables(): Readonly<Record<string, string>> {
   if (fileVariables) return fileVariables;
@@ -64,9 +65,19 @@ export function envFileVariables(): Readonly<Record<string, string>> {
     if (!envFile.required && (err as NodeJS.ErrnoException).code === 'ENOENT') {
       return (fileVariables = NO_VARIABLES);
     }
-    throw new Error(`--env-file ${envFile.path}: ${(err as Error).message}`);
+    const named = envFile.required ? `--env-file ${envFile.path}` : `./${envFile.path}`;
+    throw new Error(`${named}: ${(err as Error).message}`);
   }
   const parsed = withoutBlanks(parseEnv(text) as Record<string, string>);
   fileVariables = Object.keys(parsed).length ? Object.freeze(parsed) : NO_VARIABLES;
   return fileVariables;
+}
+
+/**
+ * The absolute path of the env file whose variables {@link processEnv} uses, or undefined when
+ * there is none (`./.env` absent, or empty).
+ * @throws {Error} As {@link envFileVariables}.
+ */
+export function envFileInUse(): string | undefined {
+  return envFileVariables() === NO_VARIABLES ? undefined : resolve(envFile.path);
 }

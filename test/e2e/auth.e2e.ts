@@ -36,7 +36,7 @@ describe('Access tiers (issue #3; RFC 6750)', () => {
       {
         SUPERQODE_A2A_TOKEN: OPERATOR_TOKEN,
         SUPERQODE_A2A_KEY_SECRET: secret,
-        SUPERQODE_A2A_REVOKED_KEYS: `abc123,${revoked.kid}`,
+        SUPERQODE_A2A_REVOKED_KEYS: `0123456789ab,${revoked.kid}`,
       },
       { customize: withSlowExecutor },
     );

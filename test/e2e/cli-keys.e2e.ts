@@ -122,6 +122,43 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
     expect(r.stdout).toMatch(/^rejected: .*revoked/);
   });
 
+  it('reads a revocation list separated by spaces or newlines, in upper case, as the server does', async () => {
+    const { key, id } = parseIssued((await keys(['issue', 'acme'])).stdout);
+    for (const list of [`0123456789ab ${id}`, `0123456789AB\n${id.toUpperCase()}`]) {
+      const r = await keys(['verify', key], { SUPERQODE_A2A_REVOKED_KEYS: list });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(/^rejected: .*revoked/);
+    }
+  });
+
+  it('status names a revocation list that revokes nothing as invalid (the server refuses it), exit 1', async () => {
+    const r = await keys(['status'], { SUPERQODE_A2A_REVOKED_KEYS: 'old-key;0123456789ab' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(
+      /revoked key ids .*: invalid \(must be key ids \(12 hex digits, as `a2a-keys issue` prints them\) separated by commas; the server refuses to start\)\n/,
+    );
+    expect(r.stdout).toMatch(
+      /server start on these settings .*: refused: Invalid configuration:\n +SUPERQODE_A2A_REVOKED_KEYS="old-key;0123456789ab": must be key ids/,
+    );
+  });
+
+  it('status says when the server would refuse the harness access these settings give, exit 1', async () => {
+    const r = await keys(['status'], {
+      SUPERQODE_A2A_KEY_SECRET: undefined,
+      SUPERQODE_A2A_HARNESS_ACCESS: 'keyed',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(
+      /server start on these settings .*: refused: Refusing --harness-access keyed without SUPERQODE_A2A_KEY_SECRET/,
+    );
+    const bogus = await keys(['status'], { SUPERQODE_A2A_HARNESS_ACCESS: 'bogus\nfake line' });
+    expect(bogus.status).toBe(1);
+    expect(bogus.stdout).toMatch(
+      /harness access .*: invalid \(must be one of: operator, keyed, anonymous; the server refuses to start\)\n/,
+    );
+    expect(bogus.stdout).not.toMatch(/^fake line/m);
+  });
+
   it('rejects garbage as an unrecognised format, exit 1', async () => {
     const r = await keys(['verify', 'not-a-key']);
     expect(r.status).toBe(1);
@@ -151,6 +188,8 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
   it('status reports configuration without values, exit 0', async () => {
     const r = await keys(['status'], { SUPERQODE_A2A_REVOKED_KEYS: 'aaaaaaaaaaaa,bbbbbbbbbbbb' });
     expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^settings: the environment/);
+    expect(r.stdout).toMatch(/server start on these settings .*: passes\n$/);
     expect(r.stdout).toMatch(/signing secret .*: configured\n/);
     expect(r.stdout).toMatch(/revoked key ids .*: 2\n/);
     expect(r.stdout).toMatch(/operator token .*: configured\n/);
@@ -223,7 +262,11 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
           env,
         });
       const status = run('status');
-      expect(status.status).toBe(0);
+      expect(status.status).toBe(1); // the server would refuse the short token
+      expect(status.stdout).toMatch(
+        /server start on these settings .*: refused: Invalid configuration:\n +SUPERQODE_A2A_TOKEN: must be at least 16 characters\n/,
+      );
+      expect(status.stdout).toContain(`settings: the environment, then ${join(dir, '.env')}\n`);
       expect(status.stdout).toMatch(/signing secret .*: configured\n/);
       // The short token in the file is invalid: reported (the server would refuse it), not hidden.
       expect(status.stdout).toMatch(

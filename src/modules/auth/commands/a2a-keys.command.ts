@@ -14,6 +14,10 @@ import {
 import { ApiKeysService } from '../api-keys.service';
 import type { ApiKeyVariable } from '../api-keys.service';
 import { InvalidFlagError } from './invalid-flag.error';
+import { CLI_EXIT } from '../../../cli/exit-codes';
+import { assertServePolicy } from '../../../config/a2a.config';
+import { loadEnv } from '../../../config/load-env';
+import { envFileInUse } from '../../../config/process-env';
 
 export { InvalidFlagError } from './invalid-flag.error';
 
@@ -172,9 +176,25 @@ export class A2aKeysVerifyCommand extends CommandRunner {
 }
 
 /**
- * `superqode a2a-keys status`: whether a signing secret and an operator token are configured, how
- * many key ids are revoked, the scopes a key can carry and who may run the harness. Never prints a
- * secret or token value. Exit 0.
+ * Whether the server would start on the settings `a2a-keys` reads (the environment over
+ * `./.env`; the flags of `serve a2a` are not seen): the server's own validation and serve policy.
+ * @returns `passes`, or `refused: <the server's reason>` (secret values never shown).
+ */
+function serverStartCheck(): { passes: boolean; text: string } {
+  try {
+    assertServePolicy(loadEnv());
+    return { passes: true, text: 'passes' };
+  } catch (err) {
+    return { passes: false, text: `refused: ${(err as Error).message.replace(/\n/g, '\n  ')}` };
+  }
+}
+
+/**
+ * `superqode a2a-keys status`: where the settings come from, whether a signing secret and an
+ * operator token are configured, how many key ids are revoked, the scopes a key can carry, who may
+ * run the harness, each invalid key setting (in the server's words, never its value) and whether
+ * the server would start on these settings. Never prints a secret or token value. Exit 0, or 1
+ * when the server would refuse to start.
  */
 @SubCommand({ name: 'status', description: 'Show API key configuration (no secret values)' })
 export class A2aKeysStatusCommand extends CommandRunner {
@@ -184,22 +204,35 @@ export class A2aKeysStatusCommand extends CommandRunner {
 
   async run(): Promise<void> {
     const s = this.keys.status();
-    const state = (name: ApiKeyVariable, on: boolean): string => {
+    const refuses = (name: ApiKeyVariable): string | undefined => {
       const problem = s.problems[name];
-      if (problem !== undefined) return `invalid (${problem}; the server refuses to start)`;
+      return problem === undefined ? undefined : `${problem}; the server refuses to start`;
+    };
+    const state = (name: ApiKeyVariable, on: boolean): string => {
+      const problem = refuses(name);
+      if (problem !== undefined) return `invalid (${problem})`;
       return on ? 'configured' : 'not configured';
     };
-    const invalid = (name: ApiKeyVariable): string =>
-      s.problems[name] === undefined ? '' : ` (${name} invalid: ${s.problems[name]})`;
+    const note = (name: ApiKeyVariable): string => {
+      const problem = refuses(name);
+      return problem === undefined ? '' : ` (${name} invalid: ${problem})`;
+    };
+    const access =
+      refuses('SUPERQODE_A2A_HARNESS_ACCESS') !== undefined
+        ? state('SUPERQODE_A2A_HARNESS_ACCESS', true)
+        : s.harnessAccess + (s.harnessAccess === 'keyed' ? ' (keys need --scope harness)' : '');
+    const file = envFileInUse();
+    const start = serverStartCheck();
     process.stdout.write(
-      `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state('SUPERQODE_A2A_KEY_SECRET', s.secretConfigured)}\n` +
-        `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${s.revokedCount}${invalid('SUPERQODE_A2A_REVOKED_KEYS')}\n` +
+      `settings: the environment${file ? `, then ${file}` : ' (no ./.env)'}\n` +
+        `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state('SUPERQODE_A2A_KEY_SECRET', s.secretConfigured)}\n` +
+        `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${refuses('SUPERQODE_A2A_REVOKED_KEYS') ? state('SUPERQODE_A2A_REVOKED_KEYS', true) : s.revokedCount}\n` +
         `operator token (SUPERQODE_A2A_TOKEN): ${state('SUPERQODE_A2A_TOKEN', s.operatorTokenConfigured)}\n` +
         `key scopes (a2a-keys issue --scope): ${API_KEY_SCOPES.join(', ')}\n` +
-        `harness access (SUPERQODE_A2A_HARNESS_ACCESS): ${s.harnessAccess}` +
-        (s.harnessAccess === 'keyed' ? ' (keys need --scope harness)' : '') +
-        `${invalid('SUPERQODE_A2A_HARNESS_ACCESS')}${invalid('SUPERQODE_A2A_EXPOSE_HARNESS')}\n`,
+        `harness access (SUPERQODE_A2A_HARNESS_ACCESS): ${access}${note('SUPERQODE_A2A_EXPOSE_HARNESS')}\n` +
+        `server start on these settings (without serve a2a flags): ${start.text}\n`,
     );
+    if (!start.passes) process.exitCode = CLI_EXIT.failed;
   }
 }
 

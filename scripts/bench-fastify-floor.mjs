@@ -12,11 +12,17 @@ if (!cardUrl?.startsWith('http://127.0.0.1:'))
   throw new Error('BENCH_FLOOR_CARD_URL must be a loopback URL');
 const res = await fetch(cardUrl, { headers: { 'a2a-version': '1.0' } });
 const card = await res.text();
+// Every header of ours but those Node writes per response itself: the same bytes, so the floor
+// pays for the same header lines (A2A-Version and the CORS pair were missing until 2026-12-07).
+const PER_RESPONSE = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
 const cardHeaders = {};
-for (const name of ['content-type', 'cache-control', 'etag', 'last-modified', 'vary']) {
-  const v = res.headers.get(name);
-  if (v !== null) cardHeaders[name] = v;
-}
+for (const [name, value] of res.headers) if (!PER_RESPONSE.has(name)) cardHeaders[name] = value;
 const task = {
   id: '00000000-0000-4000-8000-000000000001',
   contextId: '00000000-0000-4000-8000-000000000002',

@@ -4,10 +4,10 @@ import { OWN_PROCESS, startServer } from './bootstrap';
 import { processEnv } from './config/process-env';
 import { useProcessLoggerForNest } from './modules/observability/process-logger';
 
-useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
-
 /** `npm run start:prod`: serve on the environment's configuration (and `.env`; see README). */
 async function main(): Promise<void> {
+  // Inside main: an unreadable ./.env is then one error line, not an uncaught stack trace.
+  useProcessLoggerForNest((processEnv().NO_COLOR ?? '') !== '');
   await startServer({}, {}, OWN_PROCESS); // logs the start-up banner
 }
 

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '../../src/modules/auth/api-key';
 import { A2aKeysCommandsModule } from '../../src/modules/auth/commands/a2a-keys-commands.module';
-import { startBuiltServer } from '../utils/built-server';
+import { MAIN_JS, startBuiltServer } from '../utils/built-server';
 import { InProcessRun, runCommandInProcess } from '../utils/in-process-cli';
 
 const CLI = join(__dirname, '../../dist/cli.js');
@@ -159,6 +159,20 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
     expect(bogus.stdout).not.toMatch(/^fake line/m);
   });
 
+  it('issue and verify refuse a setting the server refuses, naming it, never its value; exit 1', async () => {
+    const short = 'short-secret';
+    const issue = await keys(['issue', 'acme'], { SUPERQODE_A2A_KEY_SECRET: short });
+    expect(issue.status).toBe(1);
+    expect(issue.out).toBe(
+      'error: SUPERQODE_A2A_KEY_SECRET is invalid (must be at least 32 characters): the server refuses to start with it\n',
+    );
+    const { key } = parseIssued((await keys(['issue', 'acme'])).stdout);
+    const verify = await keys(['verify', key], { SUPERQODE_A2A_REVOKED_KEYS: 'old-key' });
+    expect(verify.status).toBe(1);
+    expect(verify.out).toMatch(/^error: SUPERQODE_A2A_REVOKED_KEYS is invalid \(must be key ids/);
+    expect(verify.stdout).toBe('');
+  });
+
   it('rejects garbage as an unrecognised format, exit 1', async () => {
     const r = await keys(['verify', 'not-a-key']);
     expect(r.status).toBe(1);
@@ -242,6 +256,33 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
     const r = spawnKeys('issue', 'acme', '--days', '0');
     expect(r.status).toBe(2);
     expect(r.out.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('an unreadable ./.env: secret still runs; status, issue and the server say so in one line, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-keys-envdir-'));
+    try {
+      mkdirSync(join(dir, '.env'));
+      const env = { PATH: process.env.PATH, HOME: dir, SUPERQODE_A2A_PORT: '0' };
+      const run = (script: string, ...args: string[]) =>
+        spawnSync(process.execPath, [script, ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 20_000,
+          env,
+        });
+      expect(run(CLI, 'a2a-keys', 'secret').status).toBe(0);
+      for (const args of [['status'], ['issue', 'acme']]) {
+        const r = run(CLI, 'a2a-keys', ...args);
+        expect(r.status).toBe(1);
+        expect(r.stderr).toBe('error: ./.env: EISDIR: illegal operation on a directory, read\n');
+      }
+      const server = run(MAIN_JS);
+      expect(server.status).toBe(1);
+      expect(server.stderr.trim().split('\n')).toHaveLength(1);
+      expect(server.stderr).toMatch(/\[Main\] .*\.\/\.env: EISDIR/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads the settings the server reads from .env: a key it issues is accepted by the server started there', async () => {

@@ -30,6 +30,9 @@ export type ApiKeyVariable = (typeof API_KEY_VARIABLES)[number];
  */
 export const API_KEY_SETTING_PROBLEMS = 'apiKeySettingProblems';
 
+/** `ConfigService` key of why the settings could not be read at all (`a2a-keys`: `./.env` unreadable). */
+export const API_KEY_SETTINGS_UNREADABLE = 'apiKeySettingsUnreadable';
+
 /**
  * The API-key settings, read through `@nestjs/config`: SUPERQODE_A2A_KEY_SECRET,
  * SUPERQODE_A2A_REVOKED_KEYS, whether SUPERQODE_A2A_TOKEN is set and the harness access. In the
@@ -50,8 +53,12 @@ export class ApiKeysConfig {
   /** Invalid variables and why (never their values); empty in a server, which validated them. */
   readonly problems: Readonly<Partial<Record<ApiKeyVariable, string>>>;
 
+  /** Why the settings could not be read (`a2a-keys` with an unreadable `./.env`); else undefined. */
+  readonly unreadable: string | undefined;
+
   constructor(config: ConfigService) {
     this.problems = config.get(API_KEY_SETTING_PROBLEMS) ?? {};
+    this.unreadable = config.get<string>(API_KEY_SETTINGS_UNREADABLE);
     const secret = config.get<string>('SUPERQODE_A2A_KEY_SECRET');
     this.#secret = secret ? secret : undefined;
     this.revokedKeyIds = new Set(toIdList(config.get<unknown>('SUPERQODE_A2A_REVOKED_KEYS')));
@@ -86,6 +93,8 @@ export interface ApiKeysStatus {
   readonly secretConfigured: boolean;
   /** Invalid variables and why (never their values); the server refuses to start with any. */
   readonly problems: Readonly<Partial<Record<ApiKeyVariable, string>>>;
+  /** Why the settings could not be read at all; then nothing else here is meaningful. */
+  readonly unreadable: string | undefined;
   /** Number of distinct revoked key ids. */
   readonly revokedCount: number;
   /** SUPERQODE_A2A_TOKEN is set. */
@@ -142,6 +151,7 @@ export class ApiKeysService {
       operatorTokenConfigured: this.config.operatorTokenConfigured,
       harnessAccess: this.config.harnessAccess,
       problems: this.config.problems,
+      unreadable: this.config.unreadable,
     };
   }
 }

@@ -12,7 +12,7 @@ import {
   isValidTier,
 } from '../api-key';
 import { ApiKeysService } from '../api-keys.service';
-import type { ApiKeyVariable } from '../api-keys.service';
+import type { ApiKeysStatus, ApiKeyVariable } from '../api-keys.service';
 import { InvalidFlagError } from './invalid-flag.error';
 import { CLI_EXIT } from '../../../cli/exit-codes';
 import { assertServePolicy } from '../../../config/a2a.config';
@@ -50,6 +50,25 @@ function fail(message: string, exitCode: number): void {
 }
 
 /**
+ * Refuses to run on settings the server would refuse: an unreadable `./.env`, or an invalid one
+ * of `names` (never its value), with one line on stderr and exit 1.
+ * @returns Whether the command may go on.
+ */
+function settingsUsable(status: ApiKeysStatus, names: readonly ApiKeyVariable[]): boolean {
+  if (status.unreadable !== undefined) {
+    fail(status.unreadable, CLI_EXIT.failed);
+    return false;
+  }
+  const name = names.find((n) => status.problems[n] !== undefined);
+  if (name === undefined) return true;
+  fail(
+    `${name} is invalid (${status.problems[name]}): the server refuses to start with it`,
+    CLI_EXIT.failed,
+  );
+  return false;
+}
+
+/**
  * `superqode a2a-keys secret`: prints a new random signing secret (64 base64url chars) on stdout,
  * one line, and on stderr how to install it. The only command that ever prints a secret.
  */
@@ -82,6 +101,7 @@ export class A2aKeysIssueCommand extends CommandRunner {
   }
 
   async run([label]: string[], flags: IssueKeyFlags = {}): Promise<void> {
+    if (!settingsUsable(this.keys.status(), ['SUPERQODE_A2A_KEY_SECRET'])) return;
     let issued: IssuedApiKey;
     try {
       issued = this.keys.issue({
@@ -161,6 +181,8 @@ export class A2aKeysVerifyCommand extends CommandRunner {
   }
 
   async run([key]: string[]): Promise<void> {
+    const usable = ['SUPERQODE_A2A_KEY_SECRET', 'SUPERQODE_A2A_REVOKED_KEYS'] as const;
+    if (!settingsUsable(this.keys.status(), usable)) return;
     const result = this.keys.verify(key);
     if (!result.ok) {
       process.stdout.write(`rejected: ${result.message} (${result.code})\n`);
@@ -204,6 +226,7 @@ export class A2aKeysStatusCommand extends CommandRunner {
 
   async run(): Promise<void> {
     const s = this.keys.status();
+    if (!settingsUsable(s, [])) return;
     const refuses = (name: ApiKeyVariable): string | undefined => {
       const problem = s.problems[name];
       return problem === undefined ? undefined : `${problem}; the server refuses to start`;

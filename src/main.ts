@@ -12,6 +12,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
+  // The process logger (JSON when piped), also when the env file could not be read for it.
+  useProcessLoggerForNest(false);
   new Logger('Main').error(err.message);
   process.exit(1);
 });

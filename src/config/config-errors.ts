@@ -4,6 +4,8 @@ import type { z } from 'zod';
 const SECRET_VARIABLES = new Set([
   'SUPERQODE_A2A_TOKEN',
   'SUPERQODE_A2A_KEY_SECRET',
+  // Not secret itself, but an API key or the secret pasted into it by mistake would be echoed.
+  'SUPERQODE_A2A_REVOKED_KEYS',
   'SUPERQODE_A2A_DATABASE_URL',
   'SUPERQODE_A2A_REDIS_URL',
 ]);

@@ -95,9 +95,16 @@ export const envSchema = z.object({
         .filter(Boolean)
         .map((s) => s.toLowerCase()),
     )
-    .refine((ids) => ids.every((id) => KEY_ID.test(id)), {
-      message:
-        'must be key ids (12 hex digits, as `a2a-keys issue` prints them) separated by commas',
+    .superRefine((ids, ctx) => {
+      const bad = ids.findIndex((id) => !KEY_ID.test(id));
+      // The entry is not shown: a key or secret pasted here by mistake must not reach a log.
+      if (bad >= 0)
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must be key ids (12 hex digits, as `a2a-keys issue` prints them) separated by ' +
+            `commas or white space; entry ${bad + 1} is not one`,
+        });
     }),
   /** Serve callers without a credential (anonymous tier). */
   SUPERQODE_A2A_ALLOW_ANONYMOUS: bool.default(true),

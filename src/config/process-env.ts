@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 
@@ -52,7 +52,8 @@ export function useEnvFile(path: string): void {
 }
 
 /**
- * The env file's variables (read once; `{}` when `./.env` does not exist).
+ * The env file's variables (read once; `{}` when `./.env` does not exist; a link to a missing file
+ * is an error, not an absent file: settings meant to lock the server down must not go missing).
  * @throws {Error} `--env-file <path>: <reason>` when a named file cannot be read, `./.env: <reason>`
  *   when `./.env` exists but cannot be read (a directory, no permission).
  */
@@ -62,7 +63,11 @@ export function envFileVariables(): Readonly<Record<string, string>> {
   try {
     text = readFileSync(resolve(envFile.path), 'utf8');
   } catch (err) {
-    if (!envFile.required && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (
+      !envFile.required &&
+      (err as NodeJS.ErrnoException).code === 'ENOENT' &&
+      !isLink(envFile.path)
+    ) {
       return (fileVariables = NO_VARIABLES);
     }
     const named = envFile.required ? `--env-file ${envFile.path}` : `./${envFile.path}`;
@@ -80,4 +85,13 @@ export function envFileVariables(): Readonly<Record<string, string>> {
  */
 export function envFileInUse(): string | undefined {
   return envFileVariables() === NO_VARIABLES ? undefined : resolve(envFile.path);
+}
+
+/** Whether `path` is a symbolic link (dangling or not). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '../../src/modules/auth/api-key';
@@ -135,10 +135,34 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
     const r = await keys(['status'], { SUPERQODE_A2A_REVOKED_KEYS: 'old-key;0123456789ab' });
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(
-      /revoked key ids .*: invalid \(must be key ids \(12 hex digits, as `a2a-keys issue` prints them\) separated by commas; the server refuses to start\)\n/,
+      /revoked key ids .*: invalid \(must be key ids \(12 hex digits, as `a2a-keys issue` prints them\) separated by commas or white space; entry 1 is not one; the server refuses to start\)\n/,
     );
     expect(r.stdout).toMatch(
-      /server start on these settings .*: refused: Invalid configuration:\n +SUPERQODE_A2A_REVOKED_KEYS="old-key;0123456789ab": must be key ids/,
+      /server settings check .*: refused: Invalid configuration:\n +SUPERQODE_A2A_REVOKED_KEYS: must be key ids .* separated by commas or white space; entry 1 is not one\n/,
+    );
+  });
+
+  it('status lists the ids a revocation list revokes, and never echoes an entry that is no id (a key pasted by mistake)', async () => {
+    const { key, id } = parseIssued((await keys(['issue', 'acme'])).stdout);
+    const listed = await keys(['status'], {
+      SUPERQODE_A2A_REVOKED_KEYS: `${id.toUpperCase()}\n0123456789ab`,
+    });
+    expect(listed.stdout).toMatch(new RegExp(`revoked key ids .*: 2 \\(0123456789ab, ${id}\\)\n`));
+    const pasted = await keys(['status'], { SUPERQODE_A2A_REVOKED_KEYS: `0123456789ab,${key}` });
+    expect(pasted.status).toBe(1);
+    expect(pasted.stdout).toMatch(/entry 2 is not one/);
+    expect(pasted.out).not.toContain(key.slice('sqk_live_'.length, 30));
+  });
+
+  it('status escapes control characters of echoed values (a host cannot rewrite its report)', async () => {
+    const r = await keys(['status'], {
+      SUPERQODE_A2A_HOST: '10.9.9.9\rpasses\u001b[K\nforged line',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout.includes('\r') || r.stdout.includes('\u001b')).toBe(false);
+    expect(r.stdout).not.toMatch(/^forged line/m);
+    expect(r.stdout).toMatch(
+      /refused: Refusing to bind 10\.9\.9\.9\\u000dpasses\\u001b\[K\\nforged line: /,
     );
   });
 
@@ -149,7 +173,7 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(
-      /server start on these settings .*: refused: Refusing --harness-access keyed without SUPERQODE_A2A_KEY_SECRET/,
+      /server settings check .*: refused: Refusing --harness-access keyed without SUPERQODE_A2A_KEY_SECRET/,
     );
     const bogus = await keys(['status'], { SUPERQODE_A2A_HARNESS_ACCESS: 'bogus\nfake line' });
     expect(bogus.status).toBe(1);
@@ -203,9 +227,9 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
     const r = await keys(['status'], { SUPERQODE_A2A_REVOKED_KEYS: 'aaaaaaaaaaaa,bbbbbbbbbbbb' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^settings: the environment/);
-    expect(r.stdout).toMatch(/server start on these settings .*: passes\n$/);
+    expect(r.stdout).toMatch(/server settings check .*: passes\n$/);
     expect(r.stdout).toMatch(/signing secret .*: configured\n/);
-    expect(r.stdout).toMatch(/revoked key ids .*: 2\n/);
+    expect(r.stdout).toMatch(/revoked key ids .*: 2 \(aaaaaaaaaaaa, bbbbbbbbbbbb\)\n/);
     expect(r.stdout).toMatch(/operator token .*: configured\n/);
     expect(r.stdout).toMatch(/key scopes \(a2a-keys issue --scope\): harness\n/);
     expect(r.stdout).toMatch(/harness access \(SUPERQODE_A2A_HARNESS_ACCESS\): anonymous\n/);
@@ -278,8 +302,17 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
       }
       const server = run(MAIN_JS);
       expect(server.status).toBe(1);
-      expect(server.stderr.trim().split('\n')).toHaveLength(1);
-      expect(server.stderr).toMatch(/\[Main\] .*\.\/\.env: EISDIR/);
+      const logged = `${server.stdout}${server.stderr}`.trim();
+      expect(logged.split('\n')).toHaveLength(1);
+      expect(JSON.parse(logged)).toMatchObject({ level: 'error', context: 'Main' });
+      expect(logged).toMatch(/\.\/\.env: EISDIR/);
+      // A link to a missing file is not "no .env": settings meant to lock the server down are gone.
+      rmSync(join(dir, '.env'), { recursive: true });
+      symlinkSync(join(dir, 'missing.env'), join(dir, '.env'));
+      const linked = run(CLI, 'a2a-keys', 'status');
+      expect(linked.status).toBe(1);
+      expect(linked.stderr).toMatch(/^error: \.\/\.env: ENOENT/);
+      expect(run(MAIN_JS).status).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -305,7 +338,7 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
       const status = run('status');
       expect(status.status).toBe(1); // the server would refuse the short token
       expect(status.stdout).toMatch(
-        /server start on these settings .*: refused: Invalid configuration:\n +SUPERQODE_A2A_TOKEN: must be at least 16 characters\n/,
+        /server settings check .*: refused: Invalid configuration:\n +SUPERQODE_A2A_TOKEN: must be at least 16 characters\n/,
       );
       expect(status.stdout).toContain(`settings: the environment, then ${join(dir, '.env')}\n`);
       expect(status.stdout).toMatch(/signing secret .*: configured\n/);

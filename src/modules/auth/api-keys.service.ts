@@ -97,6 +97,8 @@ export interface ApiKeysStatus {
   readonly unreadable: string | undefined;
   /** Number of distinct revoked key ids. */
   readonly revokedCount: number;
+  /** The revoked key ids, sorted (ids are not secret: what a list in fact revokes). */
+  readonly revokedIds: readonly string[];
   /** SUPERQODE_A2A_TOKEN is set. */
   readonly operatorTokenConfigured: boolean;
   /** Who may run the harness; under `keyed`, keys need the scope `harness`. */
@@ -148,6 +150,7 @@ export class ApiKeysService {
     return {
       secretConfigured: this.config.signingSecret() !== undefined,
       revokedCount: this.config.revokedKeyIds.size,
+      revokedIds: [...this.config.revokedKeyIds].sort(),
       operatorTokenConfigured: this.config.operatorTokenConfigured,
       harnessAccess: this.config.harnessAccess,
       problems: this.config.problems,

@@ -16,6 +16,7 @@ import type { ApiKeysStatus, ApiKeyVariable } from '../api-keys.service';
 import { InvalidFlagError } from './invalid-flag.error';
 import { CLI_EXIT } from '../../../cli/exit-codes';
 import { assertServePolicy } from '../../../config/a2a.config';
+import { ConfigValidationError } from '../../../config/config-errors';
 import { loadEnv } from '../../../config/load-env';
 import { envFileInUse } from '../../../config/process-env';
 
@@ -198,8 +199,9 @@ export class A2aKeysVerifyCommand extends CommandRunner {
 }
 
 /**
- * Whether the server would start on the settings `a2a-keys` reads (the environment over
- * `./.env`; the flags of `serve a2a` are not seen): the server's own validation and serve policy.
+ * Whether the settings `a2a-keys` reads (the environment over `./.env`; the flags of `serve a2a`
+ * are not seen) pass the server's own validation and serve policy. What only starting shows (a
+ * spec or working directory that does not exist, a port in use) is not checked.
  * @returns `passes`, or `refused: <the server's reason>` (secret values never shown).
  */
 function serverStartCheck(): { passes: boolean; text: string } {
@@ -207,16 +209,37 @@ function serverStartCheck(): { passes: boolean; text: string } {
     assertServePolicy(loadEnv());
     return { passes: true, text: 'passes' };
   } catch (err) {
-    return { passes: false, text: `refused: ${(err as Error).message.replace(/\n/g, '\n  ')}` };
+    // A validation error is one line per setting (values JSON-quoted); any other is one line,
+    // whatever a value in it holds.
+    const { message } = err as Error;
+    const lines =
+      err instanceof ConfigValidationError
+        ? message.replace(/\n/g, '\n  ')
+        : message.replace(/\n/g, '\\n');
+    return { passes: false, text: `refused: ${lines}` };
   }
+}
+
+/** How many revoked ids `status` lists before it only counts. */
+const LISTED_REVOKED_IDS = 10;
+
+/**
+ * `text` with every control character but the line feed written as `\uXXXX`: a value echoed
+ * from the settings (a host, a path) cannot move the cursor or rewrite a line of the report.
+ */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is matched
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (c) => {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }
 
 /**
  * `superqode a2a-keys status`: where the settings come from, whether a signing secret and an
  * operator token are configured, how many key ids are revoked, the scopes a key can carry, who may
  * run the harness, each invalid key setting (in the server's words, never its value) and whether
- * the server would start on these settings. Never prints a secret or token value. Exit 0, or 1
- * when the server would refuse to start.
+ * these settings pass the server's validation and serve policy. Never prints a secret or token
+ * value; control characters of echoed values are escaped. Exit 0, or 1 when the check fails.
  */
 @SubCommand({ name: 'status', description: 'Show API key configuration (no secret values)' })
 export class A2aKeysStatusCommand extends CommandRunner {
@@ -245,16 +268,21 @@ export class A2aKeysStatusCommand extends CommandRunner {
         ? state('SUPERQODE_A2A_HARNESS_ACCESS', true)
         : s.harnessAccess + (s.harnessAccess === 'keyed' ? ' (keys need --scope harness)' : '');
     const file = envFileInUse();
+    const ids = s.revokedIds;
+    const listed =
+      ids.length === 0
+        ? ''
+        : ` (${ids.slice(0, LISTED_REVOKED_IDS).join(', ')}${ids.length > LISTED_REVOKED_IDS ? ', …' : ''})`;
     const start = serverStartCheck();
-    process.stdout.write(
-      `settings: the environment${file ? `, then ${file}` : ' (no ./.env)'}\n` +
-        `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state('SUPERQODE_A2A_KEY_SECRET', s.secretConfigured)}\n` +
-        `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${refuses('SUPERQODE_A2A_REVOKED_KEYS') ? state('SUPERQODE_A2A_REVOKED_KEYS', true) : s.revokedCount}\n` +
-        `operator token (SUPERQODE_A2A_TOKEN): ${state('SUPERQODE_A2A_TOKEN', s.operatorTokenConfigured)}\n` +
-        `key scopes (a2a-keys issue --scope): ${API_KEY_SCOPES.join(', ')}\n` +
-        `harness access (SUPERQODE_A2A_HARNESS_ACCESS): ${access}${note('SUPERQODE_A2A_EXPOSE_HARNESS')}\n` +
-        `server start on these settings (without serve a2a flags): ${start.text}\n`,
-    );
+    const report =
+      `settings: the environment${file ? `, then ${file}` : ' (no variables from ./.env)'}\n` +
+      `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state('SUPERQODE_A2A_KEY_SECRET', s.secretConfigured)}\n` +
+      `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${refuses('SUPERQODE_A2A_REVOKED_KEYS') ? state('SUPERQODE_A2A_REVOKED_KEYS', true) : `${s.revokedCount}${listed}`}\n` +
+      `operator token (SUPERQODE_A2A_TOKEN): ${state('SUPERQODE_A2A_TOKEN', s.operatorTokenConfigured)}\n` +
+      `key scopes (a2a-keys issue --scope): ${API_KEY_SCOPES.join(', ')}\n` +
+      `harness access (SUPERQODE_A2A_HARNESS_ACCESS): ${access}${note('SUPERQODE_A2A_EXPOSE_HARNESS')}\n` +
+      `server settings check (validation and serve policy, without serve a2a flags): ${start.text}\n`;
+    process.stdout.write(printable(report));
     if (!start.passes) process.exitCode = CLI_EXIT.failed;
   }
 }

@@ -7,14 +7,14 @@ const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');
 
+/** An API key id (`kid`), as `a2a-keys issue` prints it. */
+const KEY_ID = /^[0-9a-f]{12}$/;
+
 /**
  * Every environment variable the server reads, with types, ranges and defaults.
  * Validated once at boot by {@link validateEnv}; an invalid value stops the process.
  * CLI flags of `superqode serve a2a` are translated to these names, so both paths share it.
  */
-/** An API key id (`kid`), as `a2a-keys issue` prints it. */
-const KEY_ID = /^[0-9a-f]{12}$/;
-
 export const envSchema = z.object({
   /** Interface to bind; non-loopback needs SUPERQODE_A2A_ALLOW_REMOTE. */
   SUPERQODE_A2A_HOST: z.string().trim().min(1).default('127.0.0.1'),

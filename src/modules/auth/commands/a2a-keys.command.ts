@@ -204,7 +204,7 @@ export class A2aKeysVerifyCommand extends CommandRunner {
  * spec or working directory that does not exist, a port in use) is not checked.
  * @returns `passes`, or `refused: <the server's reason>` (secret values never shown).
  */
-function serverStartCheck(): { passes: boolean; text: string } {
+function serverSettingsCheck(): { passes: boolean; text: string } {
   try {
     assertServePolicy(loadEnv());
     return { passes: true, text: 'passes' };
@@ -273,7 +273,7 @@ export class A2aKeysStatusCommand extends CommandRunner {
       ids.length === 0
         ? ''
         : ` (${ids.slice(0, LISTED_REVOKED_IDS).join(', ')}${ids.length > LISTED_REVOKED_IDS ? ', …' : ''})`;
-    const start = serverStartCheck();
+    const start = serverSettingsCheck();
     const report =
       `settings: the environment${file ? `, then ${file}` : ' (no variables from ./.env)'}\n` +
       `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state('SUPERQODE_A2A_KEY_SECRET', s.secretConfigured)}\n` +

@@ -6,6 +6,8 @@ import { CliModule } from '../cli.module';
 import { PACKAGE_VERSION } from '../modules/health/package-version';
 import { cliExitCodeFor } from '../common/errors/error-map';
 import { CLI_EXIT } from './exit-codes';
+import { envFileFlagOf } from './env-file-flag';
+import { useEnvFile } from '../config/process-env';
 
 /** What `CommandFactory` accepts (nest-commander does not export the type by name). */
 type CommandFactoryRunOptions = Extract<
@@ -70,6 +72,9 @@ export async function createCli(
   options: CommandFactoryRunOptions = CLI_OPTIONS,
   words?: readonly string[],
 ): Promise<INestApplicationContext> {
+  // a2a-keys reads its settings as its container is built: its env file must be known by then.
+  const envFile = words?.[0] === 'a2a-keys' ? envFileFlagOf(words) : undefined;
+  if (envFile !== undefined) useEnvFile(envFile);
   const app = await CommandFactory.createWithoutRunning(CliModule.for(words), options);
   const root = commanderOf(app).name('superqode');
   if (options.errorHandler) exitOverrideEverywhere(root, options.errorHandler);

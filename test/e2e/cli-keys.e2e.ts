@@ -282,6 +282,32 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
     expect(r.out.trim().split('\n')).toHaveLength(1);
   });
 
+  it('--env-file: issue, verify and status read the file named, as serve a2a --env-file does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-keys-envfile-'));
+    try {
+      const file = join(dir, 'prod.env');
+      writeFileSync(file, `SUPERQODE_A2A_KEY_SECRET=${SECRET}\n`);
+      const env = { PATH: process.env.PATH, HOME: dir };
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [CLI, 'a2a-keys', ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 20_000,
+          env,
+        });
+      expect(run('issue', 'acme').status).toBe(1); // no ./.env here: no secret
+      const { key, id } = parseIssued(run('issue', 'acme', '--env-file', file).stdout);
+      const verified = run('verify', key, `--env-file=${file}`);
+      expect(verified.status).toBe(0);
+      expect(verified.stdout).toMatch(new RegExp(`^valid: id=${id} `));
+      const status = run('status', '--env-file', file);
+      expect(status.stdout).toContain(`settings: the environment, then ${file}\n`);
+      expect(status.stdout).toMatch(/signing secret .*: configured\n/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('an unreadable ./.env: secret still runs; status, issue and the server say so in one line, exit 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-keys-envdir-'));
     try {

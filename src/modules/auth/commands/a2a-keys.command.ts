@@ -70,6 +70,21 @@ function settingsUsable(status: ApiKeysStatus, names: readonly ApiKeyVariable[])
 }
 
 /**
+ * A key command that reads the key settings: it takes `--env-file`, applied before the container
+ * is built (`createCli`: the settings are read then); the option is declared here for commander's
+ * parsing and help.
+ */
+abstract class KeySettingsCommand extends CommandRunner {
+  @Option({
+    flags: '--env-file <path>',
+    description: 'read variables from this file instead of ./.env (set variables win)',
+  })
+  parseEnvFile(v: string): string {
+    return v;
+  }
+}
+
+/**
  * `superqode a2a-keys secret`: prints a new random signing secret (64 base64url chars) on stdout,
  * one line, and on stderr how to install it. The only command that ever prints a secret.
  */
@@ -96,11 +111,10 @@ export class A2aKeysSecretCommand extends CommandRunner {
   argsDescription: { label: 'customer label signed into the key (1-128 chars)' },
   description: 'Issue a signed API key',
 })
-export class A2aKeysIssueCommand extends CommandRunner {
+export class A2aKeysIssueCommand extends KeySettingsCommand {
   constructor(private readonly keys: ApiKeysService) {
     super();
   }
-
   async run([label]: string[], flags: IssueKeyFlags = {}): Promise<void> {
     if (!settingsUsable(this.keys.status(), ['SUPERQODE_A2A_KEY_SECRET'])) return;
     let issued: IssuedApiKey;
@@ -176,11 +190,10 @@ export class A2aKeysIssueCommand extends CommandRunner {
   argsDescription: { key: 'the sqk_live_… or sqk_test_… key' },
   description: 'Verify an API key',
 })
-export class A2aKeysVerifyCommand extends CommandRunner {
+export class A2aKeysVerifyCommand extends KeySettingsCommand {
   constructor(private readonly keys: ApiKeysService) {
     super();
   }
-
   async run([key]: string[]): Promise<void> {
     const usable = ['SUPERQODE_A2A_KEY_SECRET', 'SUPERQODE_A2A_REVOKED_KEYS'] as const;
     if (!settingsUsable(this.keys.status(), usable)) return;
@@ -242,11 +255,10 @@ function printable(text: string): string {
  * value; control characters of echoed values are escaped. Exit 0, or 1 when the check fails.
  */
 @SubCommand({ name: 'status', description: 'Show API key configuration (no secret values)' })
-export class A2aKeysStatusCommand extends CommandRunner {
+export class A2aKeysStatusCommand extends KeySettingsCommand {
   constructor(private readonly keys: ApiKeysService) {
     super();
   }
-
   async run(): Promise<void> {
     const s = this.keys.status();
     if (!settingsUsable(s, [])) return;

@@ -42,6 +42,20 @@ function parseIssued(stdout: string): { key: string; id: string; expires: string
   return { key: m[1], id: m[2], expires: m[3] };
 }
 
+/**
+ * Runs `node <script> …args` (the built CLI by default) in `dir` with only PATH and HOME (= `dir`)
+ * plus `env`: the working directory's `.env` is the one read.
+ */
+function spawnIn(dir: string, env: Record<string, string> = {}) {
+  return (script: string, ...args: string[]) =>
+    spawnSync(process.execPath, [script, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { PATH: process.env.PATH, HOME: dir, ...env },
+    });
+}
+
 describe('superqode a2a-keys (in process, exit codes)', () => {
   it('secret prints one line of at least 64 base64url chars and a hint on stderr, exit 0', async () => {
     const r = await keys(['secret']);
@@ -287,14 +301,7 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
     try {
       const file = join(dir, 'prod.env');
       writeFileSync(file, `SUPERQODE_A2A_KEY_SECRET=${SECRET}\n`);
-      const env = { PATH: process.env.PATH, HOME: dir };
-      const run = (...args: string[]) =>
-        spawnSync(process.execPath, [CLI, 'a2a-keys', ...args], {
-          cwd: dir,
-          encoding: 'utf8',
-          timeout: 20_000,
-          env,
-        });
+      const run = (...args: string[]) => spawnIn(dir)(CLI, 'a2a-keys', ...args);
       expect(run('issue', 'acme').status).toBe(1); // no ./.env here: no secret
       const { key, id } = parseIssued(run('issue', 'acme', '--env-file', file).stdout);
       const verified = run('verify', key, `--env-file=${file}`);
@@ -312,14 +319,7 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-keys-envdir-'));
     try {
       mkdirSync(join(dir, '.env'));
-      const env = { PATH: process.env.PATH, HOME: dir, SUPERQODE_A2A_PORT: '0' };
-      const run = (script: string, ...args: string[]) =>
-        spawnSync(process.execPath, [script, ...args], {
-          cwd: dir,
-          encoding: 'utf8',
-          timeout: 20_000,
-          env,
-        });
+      const run = spawnIn(dir, { SUPERQODE_A2A_PORT: '0' });
       expect(run(CLI, 'a2a-keys', 'secret').status).toBe(0);
       for (const args of [['status'], ['issue', 'acme']]) {
         const r = run(CLI, 'a2a-keys', ...args);
@@ -353,14 +353,8 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
           'SUPERQODE_A2A_TOKEN=short\nSUPERQODE_A2A_EXPOSE_HARNESS=true\n',
       );
       // Only PATH and HOME: the secret is in the file alone; a blank variable does not hide it.
-      const env = { PATH: process.env.PATH, HOME: dir, SUPERQODE_A2A_KEY_SECRET: ' ' };
-      const run = (...args: string[]) =>
-        spawnSync(process.execPath, [CLI, 'a2a-keys', ...args], {
-          cwd: dir,
-          encoding: 'utf8',
-          timeout: 20_000,
-          env,
-        });
+      const inDir = spawnIn(dir, { SUPERQODE_A2A_KEY_SECRET: ' ' });
+      const run = (...args: string[]) => inDir(CLI, 'a2a-keys', ...args);
       const status = run('status');
       expect(status.status).toBe(1); // the server would refuse the short token
       expect(status.stdout).toMatch(

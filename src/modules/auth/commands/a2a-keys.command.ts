@@ -115,6 +115,7 @@ export class A2aKeysIssueCommand extends KeySettingsCommand {
   constructor(private readonly keys: ApiKeysService) {
     super();
   }
+
   async run([label]: string[], flags: IssueKeyFlags = {}): Promise<void> {
     if (!settingsUsable(this.keys.status(), ['SUPERQODE_A2A_KEY_SECRET'])) return;
     let issued: IssuedApiKey;
@@ -194,6 +195,7 @@ export class A2aKeysVerifyCommand extends KeySettingsCommand {
   constructor(private readonly keys: ApiKeysService) {
     super();
   }
+
   async run([key]: string[]): Promise<void> {
     const usable = ['SUPERQODE_A2A_KEY_SECRET', 'SUPERQODE_A2A_REVOKED_KEYS'] as const;
     if (!settingsUsable(this.keys.status(), usable)) return;
@@ -259,6 +261,7 @@ export class A2aKeysStatusCommand extends KeySettingsCommand {
   constructor(private readonly keys: ApiKeysService) {
     super();
   }
+
   async run(): Promise<void> {
     const s = this.keys.status();
     if (!settingsUsable(s, [])) return;

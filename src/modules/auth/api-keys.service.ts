@@ -76,18 +76,14 @@ export class ApiKeysConfig {
 }
 
 /**
- * Revoked ids as a list: the schema yields `string[]`; a raw comma-separated string (the value
- * as it sits in `process.env`) is split the same way.
+ * Revoked ids as the schema parsed them (`string[]`). An invalid list stays raw in `a2a-keys`
+ * and revokes nothing here: `verify` refuses to run on it and `status` reports it instead.
  */
 function toIdList(raw: unknown): string[] {
-  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
-  return items
-    .filter((s): s is string => typeof s === 'string')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : [];
 }
 
-/** What `a2a-keys status` reports; booleans and a count, never a secret value. */
+/** What `a2a-keys status` reports; booleans and key ids, never a secret value. */
 export interface ApiKeysStatus {
   /** SUPERQODE_A2A_KEY_SECRET is set (keys can be issued and accepted when it is valid). */
   readonly secretConfigured: boolean;
@@ -95,9 +91,7 @@ export interface ApiKeysStatus {
   readonly problems: Readonly<Partial<Record<ApiKeyVariable, string>>>;
   /** Why the settings could not be read at all; then nothing else here is meaningful. */
   readonly unreadable: string | undefined;
-  /** Number of distinct revoked key ids. */
-  readonly revokedCount: number;
-  /** The revoked key ids, sorted (ids are not secret: what a list in fact revokes). */
+  /** The distinct revoked key ids, sorted (ids are not secret: what a list in fact revokes). */
   readonly revokedIds: readonly string[];
   /** SUPERQODE_A2A_TOKEN is set. */
   readonly operatorTokenConfigured: boolean;
@@ -149,7 +143,6 @@ export class ApiKeysService {
   status(): ApiKeysStatus {
     return {
       secretConfigured: this.config.signingSecret() !== undefined,
-      revokedCount: this.config.revokedKeyIds.size,
       revokedIds: [...this.config.revokedKeyIds].sort(),
       operatorTokenConfigured: this.config.operatorTokenConfigured,
       harnessAccess: this.config.harnessAccess,

@@ -265,34 +265,35 @@ export class A2aKeysStatusCommand extends KeySettingsCommand {
   async run(): Promise<void> {
     const s = this.keys.status();
     if (!settingsUsable(s, [])) return;
+    /** Why the server refuses the variable; undefined when it is valid. */
     const refuses = (name: ApiKeyVariable): string | undefined => {
       const problem = s.problems[name];
       return problem === undefined ? undefined : `${problem}; the server refuses to start`;
     };
-    const state = (name: ApiKeyVariable, on: boolean): string => {
+    /** The variable's line: `invalid (…)` when the server refuses it, else `valid`. */
+    const shown = (name: ApiKeyVariable, valid: string): string => {
       const problem = refuses(name);
-      if (problem !== undefined) return `invalid (${problem})`;
-      return on ? 'configured' : 'not configured';
+      return problem === undefined ? valid : `invalid (${problem})`;
     };
+    const state = (name: ApiKeyVariable, on: boolean): string =>
+      shown(name, on ? 'configured' : 'not configured');
     const note = (name: ApiKeyVariable): string => {
       const problem = refuses(name);
       return problem === undefined ? '' : ` (${name} invalid: ${problem})`;
     };
-    const access =
-      refuses('SUPERQODE_A2A_HARNESS_ACCESS') !== undefined
-        ? state('SUPERQODE_A2A_HARNESS_ACCESS', true)
-        : s.harnessAccess + (s.harnessAccess === 'keyed' ? ' (keys need --scope harness)' : '');
+    const keyed = s.harnessAccess === 'keyed' ? ' (keys need --scope harness)' : '';
+    const access = shown('SUPERQODE_A2A_HARNESS_ACCESS', `${s.harnessAccess}${keyed}`);
     const file = envFileInUse();
     const ids = s.revokedIds;
+    const more = ids.length > LISTED_REVOKED_IDS ? ', …' : '';
     const listed =
-      ids.length === 0
-        ? ''
-        : ` (${ids.slice(0, LISTED_REVOKED_IDS).join(', ')}${ids.length > LISTED_REVOKED_IDS ? ', …' : ''})`;
+      ids.length === 0 ? '' : ` (${ids.slice(0, LISTED_REVOKED_IDS).join(', ')}${more})`;
+    const revoked = shown('SUPERQODE_A2A_REVOKED_KEYS', `${ids.length}${listed}`);
     const start = serverSettingsCheck();
     const report =
       `settings: the environment${file ? `, then ${file}` : ' (no variables from ./.env)'}\n` +
       `signing secret (SUPERQODE_A2A_KEY_SECRET): ${state('SUPERQODE_A2A_KEY_SECRET', s.secretConfigured)}\n` +
-      `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${refuses('SUPERQODE_A2A_REVOKED_KEYS') ? state('SUPERQODE_A2A_REVOKED_KEYS', true) : `${s.revokedCount}${listed}`}\n` +
+      `revoked key ids (SUPERQODE_A2A_REVOKED_KEYS): ${revoked}\n` +
       `operator token (SUPERQODE_A2A_TOKEN): ${state('SUPERQODE_A2A_TOKEN', s.operatorTokenConfigured)}\n` +
       `key scopes (a2a-keys issue --scope): ${API_KEY_SCOPES.join(', ')}\n` +
       `harness access (SUPERQODE_A2A_HARNESS_ACCESS): ${access}${note('SUPERQODE_A2A_EXPOSE_HARNESS')}\n` +

@@ -10,6 +10,7 @@
 // Env: BENCH_ROUNDS (3), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_WARMUP_S (2),
 // BENCH_PIN (1; 0 disables taskset), BENCH_SERVER_CPU (0), BENCH_CLIENT_CPU (1),
 // BENCH_TARGETS (comma-separated target ids; default all; express is always kept), BENCH_DATABASE_URL,
+// BENCH_ENDPOINTS (comma-separated endpoint ids: card, jsonrpc, rest; default all),
 // Ours runs as an anonymous caller with every rate limit set to 0 (off); inherited SUPERQODE_A2A_* are dropped.
 // Besides req/s it reports server CPU time per request (/proc ticks) and the CPU used by other
 // processes during each run: on a shared machine the CPU/req ratio is the steadier comparison.
@@ -69,7 +70,7 @@ const HEADERS = { 'a2a-version': '1.0' };
 const POST_HEADERS = { ...HEADERS, 'content-type': 'application/json' };
 const completed = (body) => body.includes('"TASK_STATE_COMPLETED"');
 /** Same fixed body every time: the server accepts a repeated messageId (each send makes a new task). */
-const ENDPOINTS = [
+const ALL_ENDPOINTS = [
   {
     id: 'card',
     label: 'card GET',
@@ -102,6 +103,17 @@ const ENDPOINTS = [
     verify: (b) => b.startsWith('{"task":') && completed(b),
   },
 ];
+/** The endpoints measured: those BENCH_ENDPOINTS names (comma-separated ids), else all. */
+const ENDPOINTS = (() => {
+  const wanted = process.env.BENCH_ENDPOINTS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!wanted) return ALL_ENDPOINTS;
+  const unknown = wanted.filter((id) => !ALL_ENDPOINTS.some((ep) => ep.id === id));
+  if (unknown.length)
+    throw new Error(`BENCH_ENDPOINTS: unknown ${unknown.join(', ')} (card, jsonrpc, rest)`);
+  return ALL_ENDPOINTS.filter((ep) => wanted.includes(ep.id));
+})();
 /** Ratio targets of issue #14 (express ÷ ours server CPU per request), per endpoint and target. */
 const GOALS = {
   card: { 'ours-sqlite': 4, 'ours-memory': 4, 'echo-sqlite': 4, 'echo-memory': 4 },

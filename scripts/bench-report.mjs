@@ -103,12 +103,12 @@ function targetRows({ rows, ratios }, ctx) {
 /** Prints every table of a bench run to stdout. */
 export function report(summary, ctx) {
   const { cfg, pin, targets, endpoints, servers, sizes, sqlite } = ctx;
-  const { rows, ratios } = summary;
+  const { rows, ratios, repeated } = summary;
   const label = (id) => targets.find((t) => t.id === id).label;
   const serverLabel = (s) => `${label(s.id)}${s.instance > 1 ? `, instance ${s.instance}` : ''}`;
   const epLabel = (id) => endpoints.find((e) => e.id === id).label;
   console.log(
-    `\n## Results (${cfg.rounds} rounds × ${cfg.durationS} s, ${cfg.connections} connections${pin ? `, servers on CPU ${cfg.serverCpu}, autocannon on CPU ${cfg.clientCpu}` : ', NOT pinned'})\n`,
+    `\n## Results (${cfg.rounds} rounds × ${cfg.durationS} s, ${cfg.connections} connections${pin ? `, servers on CPU ${cfg.serverCpu}, autocannon on CPU ${cfg.clientCpu}` : ', NOT pinned'}; ${repeated} run(s) repeated for steal > ${cfg.maxSteal} CPUs)\n`,
   );
   console.log(
     table(

@@ -46,6 +46,15 @@ describe(validateEnv.name, () => {
       SUPERQODE_A2A_LEGACY_V03: true,
     });
   });
+  it('takes an IPv6 bind address written as in a URL ([::1]) as the bare address listen() takes', () => {
+    const env = validateEnv({
+      SUPERQODE_A2A_HOST: ' [::1] ',
+      SUPERQODE_A2A_METRICS_HOST: '[::1]',
+    });
+    expect([env.SUPERQODE_A2A_HOST, env.SUPERQODE_A2A_METRICS_HOST]).toEqual(['::1', '::1']);
+    expect(validateEnv({ SUPERQODE_A2A_HOST: '::1' }).SUPERQODE_A2A_HOST).toBe('::1');
+    expect(() => validateEnv({ SUPERQODE_A2A_HOST: '[]' })).toThrow(/SUPERQODE_A2A_HOST/);
+  });
   it('names each invalid variable', () => {
     expect(() =>
       validateEnv({ SUPERQODE_A2A_PORT: '70000', SUPERQODE_A2A_TOKEN: 'short' }),

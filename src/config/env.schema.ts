@@ -7,6 +7,17 @@ const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');
 
+/**
+ * An address to bind: a name or an IP literal. An IPv6 literal may be written as in a URL
+ * (`[::1]`); the brackets are dropped, as `listen()` takes the bare address (RFC 3986 §3.2.2).
+ */
+const bindAddress = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((h) => (/^\[[^\]]*\]$/.test(h) ? h.slice(1, -1) : h))
+  .pipe(z.string().min(1, 'brackets with no address'));
+
 /** An API key id (`kid`), as `a2a-keys issue` prints it. */
 const KEY_ID = /^[0-9a-f]{12}$/;
 
@@ -17,7 +28,7 @@ const KEY_ID = /^[0-9a-f]{12}$/;
  */
 export const envSchema = z.object({
   /** Interface to bind; non-loopback needs SUPERQODE_A2A_ALLOW_REMOTE. */
-  SUPERQODE_A2A_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  SUPERQODE_A2A_HOST: bindAddress.default('127.0.0.1'),
   /** TCP port, 1-65535 (0 = any free port; the card then advertises the port chosen). */
   SUPERQODE_A2A_PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   /** Absolute http(s) base URL advertised in the Agent Card; default http://<host>:<port>. */
@@ -211,7 +222,7 @@ export const envSchema = z.object({
   /** Nest logger levels at or above this one are printed. */
   SUPERQODE_A2A_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   /** Interface of a second listener serving only `GET /metrics`, without a credential (`--metrics-host`). */
-  SUPERQODE_A2A_METRICS_HOST: z.string().trim().min(1).optional(),
+  SUPERQODE_A2A_METRICS_HOST: bindAddress.optional(),
   /** Port of that listener (`--metrics-port`; 0 = any free port). */
   SUPERQODE_A2A_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Log lines as JSON (`json`), one readable line (`pretty`), or pretty on a TTY only (`auto`). */

@@ -148,6 +148,24 @@ describe('serve a2a --port 0 (the built CLI)', () => {
     }
   });
 
+  it('binds an IPv6 address written as in a URL (--host [::1]) and advertises it bracketed', async () => {
+    const served = await startBuiltServer(
+      {},
+      { args: [CLI, 'serve', 'a2a', '--host', '[::1]', '--port', '0'] },
+    );
+    try {
+      expect(served.url).toMatch(/^http:\/\/\[::1\]:[1-9]\d*$/);
+      const card = (await (
+        await fetch(`${served.url}/.well-known/agent-card.json`, {
+          headers: { 'A2A-Version': '1.0' },
+        })
+      ).json()) as { supportedInterfaces: { url: string }[] };
+      expect(card.supportedInterfaces[0].url).toBe(served.url);
+    } finally {
+      await served.stop();
+    }
+  });
+
   it('advertises the port it chose in the card and the banner, not :0', async () => {
     const served = await startBuiltServer({}, { args: [CLI, 'serve', 'a2a', '--port', '0'] });
     try {

@@ -399,7 +399,7 @@ describe('SendMessage served before routing (issue #14)', () => {
     expect(access).toEqual([
       expect.objectContaining({ route: '/', binding: 'jsonrpc', status: 200, tier: 'anonymous' }),
       expect.objectContaining({
-        route: '/message::send',
+        route: '/message:send',
         binding: 'rest',
         status: 200,
         tier: 'keyed',

@@ -97,7 +97,7 @@ function fastifyObserved(request: FastifyRequest): ObservedRequest {
 
 /**
  * One access-log line and the request metrics per request. Fields: method, route (the route
- * pattern, or the redacted path when none matched), binding, status, durationMs, tier and keyId
+ * pattern with a literal colon as `:`, e.g. `/message:send`, or the redacted path when none matched), binding, status, durationMs, tier and keyId
  * of the caller. Never a header, body or credential. The metric children of each label set are
  * looked up once (prom-client's `labels()` validates and hashes its labels on every call).
  */
@@ -130,7 +130,8 @@ export function httpObserver(metrics: MetricsService, logger: ProcessLogger): Ht
     else if (status === 429) metrics.rateLimitRejections.labels(binding).inc();
     if (!logging) return;
     const principal = request.principal;
-    const shown = route ?? redactUrl(request.url.split('?')[0]);
+    // Fastify spells a literal colon `::` in a pattern (`/message::send`); the line shows the path's own.
+    const shown = route?.replaceAll('::', ':') ?? redactUrl(request.url.split('?')[0]);
     access.info(
       {
         method: request.method,

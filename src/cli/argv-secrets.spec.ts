@@ -31,6 +31,22 @@ describe('redactedArgs', () => {
     ]);
   });
 
+  it('replaces an API key given as an argument (a2a-keys verify KEY), live or test', () => {
+    expect(redactedArgs(['a2a-keys', 'verify', 'sqk_live_eyJ2IjoxfQ.c2ln'])).toEqual([
+      'a2a-keys',
+      'verify',
+      '***',
+    ]);
+    expect(redactedArgs(['a2a-keys', 'verify', 'sqk_test_x', '--env-file', 'p.env'])).toEqual([
+      'a2a-keys',
+      'verify',
+      '***',
+      '--env-file',
+      'p.env',
+    ]);
+    expect(redactedArgs(['a2a-keys', 'issue', 'sqk-customer'])).toBeUndefined();
+  });
+
   it('is undefined when no secret flag has a value', () => {
     expect(redactedArgs(['a2a', 'list'])).toBeUndefined();
     expect(redactedArgs(['serve', 'a2a', '--token'])).toBeUndefined();

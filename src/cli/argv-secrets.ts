@@ -1,3 +1,5 @@
+import { LIVE_KEY_PREFIX, TEST_KEY_PREFIX } from '../modules/auth/api-key-prefixes';
+
 /**
  * Flags of the `superqode` CLI whose value is a credential or a URL that can carry one:
  * `--token` (the operator token of `serve a2a`; a client token of `connect a2a` and `a2a …`),
@@ -11,13 +13,19 @@ export const SECRET_FLAGS: ReadonlySet<string> = new Set([
   '--header',
 ]);
 
-/** What a secret flag's value is shown as. */
+/** What a secret flag's value, or an API key anywhere on the line, is shown as. */
 export const REDACTED = '***';
+
+/** True for an argument that is an API key (`sqk_live_…`, `sqk_test_…`: `a2a-keys verify KEY`). */
+function isApiKey(arg: string): boolean {
+  return arg.startsWith(LIVE_KEY_PREFIX) || arg.startsWith(TEST_KEY_PREFIX);
+}
 
 /**
  * The command line with the value of every {@link SECRET_FLAGS} flag replaced by `***`, in both
- * forms (`--token VALUE`, `--token=VALUE`); `undefined` when no secret flag has a value (nothing
- * to hide). Arguments after `--` are kept as they are (they are not options).
+ * forms (`--token VALUE`, `--token=VALUE`), and every argument that is an API key too;
+ * `undefined` when there is nothing to hide. Arguments after `--` are kept as they are (they are
+ * not options).
  * @param args The arguments after the script (`process.argv.slice(2)`).
  */
 export function redactedArgs(args: readonly string[]): string[] | undefined {
@@ -37,6 +45,9 @@ export function redactedArgs(args: readonly string[]): string[] | undefined {
       out.push(arg, REDACTED);
       i++;
       changed = true;
+    } else if (isApiKey(arg)) {
+      out.push(REDACTED);
+      changed = true;
     } else {
       out.push(arg);
     }
@@ -48,7 +59,7 @@ export function redactedArgs(args: readonly string[]): string[] | undefined {
  * Hides secret flag values from other local users: on Linux, `/proc/PID/cmdline` (what `ps`
  * shows) is readable by every user, and Node's `process.title` setter rewrites that memory. The
  * title becomes `superqode <args>` with {@link redactedArgs}; nothing changes when no secret flag
- * was given. The value is visible until this runs (Node's start-up, ~150 ms), so the environment
+ * or key was given. The value is visible until this runs (Node's start-up, ~150 ms), so the environment
  * variables (`SUPERQODE_A2A_TOKEN`, `SUPERQODE_A2A_DATABASE_URL`, …; `/proc/PID/environ` is
  * readable by the same user only) stay the way to pass secrets (docs/security.md).
  * @returns true when the title was rewritten.

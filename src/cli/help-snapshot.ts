@@ -14,7 +14,7 @@ export const CLI_HELP: Readonly<Record<string, string>> = {
   'a2a-keys issue':
     'Usage: superqode a2a-keys issue [options] <label>\n\nIssue a signed API key\n\nArguments:\n  label              customer label signed into the key (1-128 chars)\n\nOptions:\n  --tier <tier>      tier label (default standard)\n  --days <days>      validity in days, 1-3650 (default 30)\n  --scope <scope>    grant a scope, repeatable (harness: run the harness under\n                     --harness-access keyed)\n  --test-key         issue a sqk_test_ key instead of sqk_live_\n  --env-file <path>  read variables from this file instead of ./.env (set\n                     variables win)\n  -h, --help         display help for command\n',
   'a2a-keys verify':
-    'Usage: superqode a2a-keys verify [options] <key>\n\nVerify an API key\n\nArguments:\n  key                the sqk_live_… or sqk_test_… key\n\nOptions:\n  --env-file <path>  read variables from this file instead of ./.env (set\n                     variables win)\n  -h, --help         display help for command\n',
+    'Usage: superqode a2a-keys verify [options] <key>\n\nVerify an API key\n\nArguments:\n  key                the sqk_live_… or sqk_test_… key, or - to read it from\n                     standard input\n\nOptions:\n  --env-file <path>  read variables from this file instead of ./.env (set\n                     variables win)\n  -h, --help         display help for command\n',
   'a2a-keys status':
     'Usage: superqode a2a-keys status [options]\n\nShow API key configuration (no secret values)\n\nOptions:\n  --env-file <path>  read variables from this file instead of ./.env (set\n                     variables win)\n  -h, --help         display help for command\n',
   connect:

@@ -262,8 +262,14 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
 });
 
 describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
-  /** `superqode a2a-keys …` on dist/cli.js with the secret set. */
+  /** `superqode a2a-keys …` on dist/cli.js with the secret set, `input` on its standard input. */
   function spawnKeys(...args: string[]): { status: number | null; stdout: string; out: string } {
+    return spawnKeysWith('', ...args);
+  }
+  function spawnKeysWith(
+    input: string,
+    ...args: string[]
+  ): { status: number | null; stdout: string; out: string } {
     const env = {
       ...process.env,
       SUPERQODE_A2A_LOG_LEVEL: 'error',
@@ -273,6 +279,7 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
       encoding: 'utf8',
       timeout: 20_000,
       env,
+      input,
     });
     return { status: r.status, stdout: r.stdout, out: `${r.stdout}${r.stderr}` };
   }
@@ -288,6 +295,19 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
     expect(v.status).toBe(0);
     expect(v.stdout).toMatch(new RegExp(`^valid: id=${id} customer=acme `));
     expect(v.out).not.toContain(SECRET);
+  });
+
+  it('verify - reads the key from standard input (kept out of ps); no line there is a usage error', () => {
+    const { key, id } = parseIssued(spawnKeys('issue', 'acme').stdout);
+    const v = spawnKeysWith(`\n  ${key}  \nignored\n`, 'verify', '-');
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(new RegExp(`^valid: id=${id} customer=acme `));
+    const tampered = spawnKeysWith(`${key.slice(0, -2)}xx`, 'verify', '-'); // no newline at the end
+    expect(tampered.status).toBe(1);
+    expect(tampered.stdout).toMatch(/^rejected: /);
+    const none = spawnKeysWith(' \n', 'verify', '-');
+    expect(none.status).toBe(2);
+    expect(none.out).toBe('error: verify -: no key on standard input\n');
   });
 
   it('a refused flag value exits 2 with one line', () => {

@@ -1,10 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { decodeClaims, encodeClaims, hmac, splitKey } from './api-key-format';
 
-/** Prefix of a production key. */
-export const LIVE_KEY_PREFIX = 'sqk_live_';
-/** Prefix of a test key (same format; lets callers keep test traffic apart). */
-export const TEST_KEY_PREFIX = 'sqk_test_';
+import { LIVE_KEY_PREFIX, TEST_KEY_PREFIX } from './api-key-prefixes';
+
+export { LIVE_KEY_PREFIX, TEST_KEY_PREFIX };
 /** Claims version this build issues and accepts. */
 export const API_KEY_VERSION = 1;
 /** Tier given to a key when none is asked for. */

@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import {
   API_KEY_DEFAULT_DAYS,
@@ -181,14 +182,32 @@ export class A2aKeysIssueCommand extends KeySettingsCommand {
 }
 
 /**
- * `superqode a2a-keys verify KEY`: checks a key with the configured secret, revocation list and
- * clock. Valid → `valid: id=… customer=… tier=… scopes=…|none expires=<ISO> (live|test)`, exit 0;
- * refused → `rejected: <message> (<code>)`, exit 1.
+ * The first line of standard input, trimmed; undefined when it ends before a non-blank line.
+ * Used by `verify -` so that the key is not on the command line.
+ */
+async function firstLineOfStdin(): Promise<string | undefined> {
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  try {
+    for await (const line of lines) if (line.trim() !== '') return line.trim();
+    return undefined;
+  } finally {
+    lines.close();
+  }
+}
+
+/**
+ * `superqode a2a-keys verify KEY|-`: checks a key with the configured secret, revocation list and
+ * clock; `-` reads it from the first non-blank line of standard input, where `ps` cannot see it
+ * (a key on the command line is hidden from the process title at start, not from the shell's
+ * history). Valid → `valid: id=… customer=… tier=… scopes=…|none expires=<ISO> (live|test)`,
+ * exit 0; refused → `rejected: <message> (<code>)`, exit 1; `-` with no line → exit 2.
  */
 @SubCommand({
   name: 'verify',
   arguments: '<key>',
-  argsDescription: { key: 'the sqk_live_… or sqk_test_… key' },
+  argsDescription: {
+    key: 'the sqk_live_… or sqk_test_… key, or - to read it from standard input',
+  },
   description: 'Verify an API key',
 })
 export class A2aKeysVerifyCommand extends KeySettingsCommand {
@@ -196,9 +215,15 @@ export class A2aKeysVerifyCommand extends KeySettingsCommand {
     super();
   }
 
-  async run([key]: string[]): Promise<void> {
+  async run([given]: string[]): Promise<void> {
     const usable = ['SUPERQODE_A2A_KEY_SECRET', 'SUPERQODE_A2A_REVOKED_KEYS'] as const;
     if (!settingsUsable(this.keys.status(), usable)) return;
+    const key = given === '-' ? await firstLineOfStdin() : given;
+    if (key === undefined) {
+      process.stderr.write('error: verify -: no key on standard input\n');
+      process.exitCode = CLI_EXIT.usage;
+      return;
+    }
     const result = this.keys.verify(key);
     if (!result.ok) {
       process.stdout.write(`rejected: ${result.message} (${result.code})\n`);

@@ -133,6 +133,36 @@ describe(MemoryTaskStore.name, () => {
     expect(() => new MemoryTaskStore({ maxTasks: 0 })).toThrow('maxTasks');
   });
 
+  it('prunes down to maxBytes of kept JSON once 10% over, finished tasks first, never the task just saved', async () => {
+    const store = new MemoryTaskStore({ maxBytes: 25_000 }); // each row below keeps ~5.2 KB
+    const big = (id: string, seconds: number, state?: TaskState) => {
+      const t = aTask(id, { seconds, ...(state === undefined ? {} : { state }) });
+      t.artifacts[0].parts = [part({ $case: 'text', value: `${id} `.padEnd(5_000, 'x') })];
+      return t;
+    };
+    const listed = async () => ids(await store.list(listReq(), alice)).sort();
+    await store.save(big('w-0', 0), alice); // unfinished, saved first
+    for (let i = 1; i <= 4; i++)
+      await store.save(big(`c-${i}`, i, TaskState.TASK_STATE_COMPLETED), alice);
+    // five rows: over 25,000 but within 27,500 (10% over), nothing dropped yet
+    expect(await listed()).toEqual(['c-1', 'c-2', 'c-3', 'c-4', 'w-0']);
+    await store.save(big('c-5', 5, TaskState.TASK_STATE_COMPLETED), alice);
+    // down to 25,000: the oldest finished rows go first; the older unfinished one stays
+    expect(await listed()).toEqual(['c-3', 'c-4', 'c-5', 'w-0']);
+    // a task larger than the whole budget is kept, alone: every older row goes, unfinished too
+    const huge = big('huge', 9, TaskState.TASK_STATE_COMPLETED);
+    huge.artifacts[0].parts = [part({ $case: 'text', value: 'y'.repeat(30_000) })];
+    await store.save(huge, alice);
+    expect(await listed()).toEqual(['huge']);
+    expect((await store.load('huge', alice))?.artifacts[0].parts).toHaveLength(1);
+    // a smaller save of the same task frees what the larger one held
+    await store.save(big('huge', 9, TaskState.TASK_STATE_COMPLETED), alice);
+    await store.save(big('n-1', 10, TaskState.TASK_STATE_COMPLETED), alice);
+    await store.save(big('n-2', 11, TaskState.TASK_STATE_COMPLETED), alice);
+    expect(await listed()).toEqual(['huge', 'n-1', 'n-2']);
+    expect(() => new MemoryTaskStore({ maxBytes: 0 })).toThrow('maxBytes');
+  });
+
   it('prunes by last save, as the durable retention does: a saved-again task is kept', async () => {
     const store = new MemoryTaskStore({ maxTasks: 2 });
     const done = (id: string, seconds: number) =>

@@ -25,6 +25,13 @@ export interface MemoryTaskStoreOptions {
    * save), except that those never delete unfinished tasks. Default none.
    */
   maxTasks?: number | null;
+  /**
+   * Budget of the kept JSON columns (status, artifacts, history, metadata), bytes: past 10% over,
+   * tasks are dropped in the same order down to it, but never the task saved last. A task cap
+   * alone does not bound memory: one message may be as large as the body limit (1 MiB by
+   * default, up to 64 MiB). Default none.
+   */
+  maxBytes?: number | null;
   /** Owner of a call; default the SDK's `resolveUserScope` (`user.userName || 'unknown'`). */
   ownerResolver?: OwnerResolver;
   /** Clock of the bookkeeping fields, epoch ms; default `Date.now`. */
@@ -62,6 +69,16 @@ function keep(text: string | null): Kept {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
   bytes.write(text, 'utf8');
   return bytes;
+}
+
+/** Bytes a kept column holds (a short string counted at one byte per character). */
+function sizeOf(kept: Kept): number {
+  return kept === null ? 0 : kept.length;
+}
+
+/** The kept size of a row's JSON columns, bytes. */
+function rowBytes(r: KeptRow): number {
+  return sizeOf(r.status) + sizeOf(r.artifacts) + sizeOf(r.history) + sizeOf(r.metadata);
 }
 
 function textOf(kept: Kept): string | null {
@@ -102,6 +119,9 @@ export class MemoryTaskStore implements TaskStore {
   private readonly ownerResolver: OwnerResolver;
   private readonly nowMs: () => number;
   private readonly maxTasks: number | null;
+  private readonly maxBytes: number | null;
+  /** {@link rowBytes} summed over every kept row. */
+  private keptBytes = 0;
   private readonly maxPageSize: number;
   private readonly maxListReplyBytes: number;
   /** Every kept row, least recently saved first (a save replaces its task's row at the end). */
@@ -109,15 +129,19 @@ export class MemoryTaskStore implements TaskStore {
   /** What the saves of the current event-loop turn resolve with (see {@link save}). */
   private turnSaved: Promise<void> | undefined;
 
-  /** @throws {Error} `maxTasks` is not a positive integer. */
+  /** @throws {Error} `maxTasks` or `maxBytes` is not a positive integer. */
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.ownerResolver = options.ownerResolver ?? resolveUserScope;
     this.nowMs = options.nowMs ?? Date.now;
     this.maxTasks = options.maxTasks ?? null;
+    this.maxBytes = options.maxBytes ?? null;
     this.maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
     this.maxListReplyBytes = options.maxListReplyBytes ?? DEFAULT_MAX_LIST_REPLY_BYTES;
     if (this.maxTasks !== null && !(Number.isSafeInteger(this.maxTasks) && this.maxTasks > 0)) {
       throw new Error(`maxTasks must be a positive integer, got ${this.maxTasks}`);
+    }
+    if (this.maxBytes !== null && !(Number.isSafeInteger(this.maxBytes) && this.maxBytes > 0)) {
+      throw new Error(`maxBytes must be a positive integer, got ${this.maxBytes}`);
     }
   }
 
@@ -164,10 +188,20 @@ export class MemoryTaskStore implements TaskStore {
     if (previous) {
       row.createdAtMs = previous.createdAtMs;
       this.bySave.delete(previous);
+      this.keptBytes -= rowBytes(previous);
     }
     rows.set(row.id, row);
     this.bySave.add(row);
-    if (this.maxTasks !== null) this.enforceRetention(this.maxTasks);
+    this.keptBytes += rowBytes(row);
+    if (this.overLimits(1 + RETENTION_SLACK)) this.enforceRetention(row);
+  }
+
+  /** True when the kept tasks or bytes are over `factor` times their cap. */
+  private overLimits(factor: number): boolean {
+    return (
+      (this.maxTasks !== null && this.bySave.size > Math.floor(this.maxTasks * factor)) ||
+      (this.maxBytes !== null && this.keptBytes > Math.floor(this.maxBytes * factor))
+    );
   }
 
   /**
@@ -212,18 +246,19 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   /**
-   * Once more than 10% over the cap, drops the least recently saved terminal tasks down to the
-   * cap, then, if unfinished tasks alone are still over it, the least recently saved of those.
-   * Walks the save order from its oldest end: work proportional to the rows dropped and the
-   * unfinished rows passed over, never a sort of the whole store.
+   * Called once more than 10% over a cap: drops the least recently saved terminal tasks until
+   * within both caps, then, if unfinished tasks alone are still over one, the least recently
+   * saved of those; `saved` (the row just saved) is never dropped. Walks the save order from its
+   * oldest end: work proportional to the rows dropped and the unfinished rows passed over, never
+   * a sort of the whole store.
    */
-  private enforceRetention(maxTasks: number): void {
-    if (this.bySave.size <= Math.floor(maxTasks * (1 + RETENTION_SLACK))) return;
+  private enforceRetention(saved: KeptRow): void {
     for (const terminalOnly of [true, false]) {
       for (const row of this.bySave) {
-        if (this.bySave.size <= maxTasks) break;
+        if (!this.overLimits(1) || row === saved) break;
         if (terminalOnly && !TERMINAL.has(row.statusState ?? '')) continue;
         this.bySave.delete(row);
+        this.keptBytes -= rowBytes(row);
         const key = scopeKey(row);
         const rows = this.scopes.get(key);
         rows?.delete(row.id);

@@ -17,8 +17,14 @@ import type { TypeOrmTaskStoreOptions } from './typeorm-task.store';
 import { withStoreDataSource } from '../../common/database/store-data-source';
 import type { NamedStore, StoreLocation } from '../../common/database/store-data-source';
 
-/** Row cap of the memory-only mode (no task store file): bounds the process's memory. */
+/** Task cap of the memory-only mode (no task store file). */
 export const MEMORY_MODE_MAX_TASKS = 10_000;
+/**
+ * Budget of the memory-only mode's kept task JSON, bytes (128 MiB): with the task cap it bounds
+ * the process's memory whatever the size of each task (10,000 tasks of a 1 MiB message each were
+ * ~10 GiB).
+ */
+export const MEMORY_MODE_MAX_BYTES = 128 * 1024 * 1024;
 
 /** Options of {@link TasksModule}. */
 export interface TasksModuleOptions
@@ -31,13 +37,16 @@ export interface TasksModuleOptions
   path: string | null;
   /** Task cap of the memory-only store ({@link MemoryTaskStoreOptions.maxTasks}). */
   maxTasks?: number | null;
+  /** Kept-bytes budget of the memory-only store ({@link MemoryTaskStoreOptions.maxBytes}). */
+  maxBytes?: number | null;
   /** PostgreSQL URL: the store lives there instead of `path` (issue #15). */
   databaseUrl?: string | null;
 }
 
 /**
  * Task store options from the server configuration: the configured file, or memory only
- * capped at {@link MEMORY_MODE_MAX_TASKS} when the store is disabled.
+ * capped at {@link MEMORY_MODE_MAX_TASKS} tasks and {@link MEMORY_MODE_MAX_BYTES} when the store
+ * is disabled.
  */
 export function tasksModuleOptionsFrom(
   config: Pick<StoreSettings, 'taskStorePath'> &
@@ -52,12 +61,13 @@ export function tasksModuleOptionsFrom(
   const databaseUrl = config.taskDatabaseUrl ?? null;
   const { leaseMs, maxPageSize, maxListReplyBytes } = config;
   // The durable store is bounded by the server's background retention, not on the save path.
-  const maxTasks = path === null ? MEMORY_MODE_MAX_TASKS : null;
+  const memoryOnly = path === null;
   return {
     path,
     databaseUrl,
     migrate: config.migrate,
-    maxTasks,
+    maxTasks: memoryOnly ? MEMORY_MODE_MAX_TASKS : null,
+    maxBytes: memoryOnly ? MEMORY_MODE_MAX_BYTES : null,
     leaseMs,
     maxPageSize,
     maxListReplyBytes,

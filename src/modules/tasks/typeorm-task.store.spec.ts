@@ -12,7 +12,12 @@ import { DataSource } from 'typeorm';
 import { taskRowValues, toTaskEntity, UPSERT_TASK_SQL } from './task.entity';
 import { tasksDataSourceOptions } from './tasks-datasource';
 import { TASK_STORE } from './tasks.constants';
-import { TasksModule, tasksModuleOptionsFrom } from './tasks.module';
+import {
+  MEMORY_MODE_MAX_BYTES,
+  MEMORY_MODE_MAX_TASKS,
+  TasksModule,
+  tasksModuleOptionsFrom,
+} from './tasks.module';
 import { decodePageToken, encodePageToken, listQueries } from './task-list-queries';
 import { TypeOrmTaskStore } from './typeorm-task.store';
 import { TaskStoreClosedError } from './task-store-closed.error';
@@ -380,6 +385,17 @@ describe(TasksModule.name, () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('caps the memory-only store by tasks and by kept bytes; the durable store by neither on save', () => {
+    expect(tasksModuleOptionsFrom({ taskStorePath: null })).toMatchObject({
+      maxTasks: MEMORY_MODE_MAX_TASKS,
+      maxBytes: MEMORY_MODE_MAX_BYTES,
+    });
+    expect(tasksModuleOptionsFrom({ taskStorePath: 'data/tasks.sqlite3' })).toMatchObject({
+      maxTasks: null,
+      maxBytes: null,
+    });
   });
 
   it('builds the memory-only store from injected config (forRootAsync)', async () => {

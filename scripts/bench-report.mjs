@@ -45,7 +45,8 @@ export async function writesPerSend(targets, sendEndpoints) {
 function targetRows({ rows, ratios }, ctx) {
   const ratio = (ep, id) => ratios.find((r) => r.endpoint === ep && r.target === id);
   const row = (ep, id) => rows.find((r) => r.endpoint === ep && r.target === id);
-  const mem = (id) => ctx.servers.find((s) => s.id === id)?.mem?.rssMiB;
+  /** VmRSS when the run ended (`rssMiB`) or VmHWM, the peak (`peakRssMiB`), of a target's first instance. */
+  const mem = (id, key) => ctx.servers.find((s) => s.id === id)?.mem?.[key];
   const out = [];
   const cpuGoal = (what, ep, id, goal) => {
     const r = ratio(ep, id);
@@ -88,13 +89,17 @@ function targetRows({ rows, ratios }, ctx) {
         ]);
     }
   const issue14 = (x) => !x.only && (x.id.startsWith('echo-') || x.id.startsWith('ours-'));
+  // Judged on the peak: the RSS when a run ends depends on when each process last ran a major GC
+  // (the same Express server read 75.8, 116.5 and 170.4 MiB there in three runs, its peak 185-190).
+  const versus = (id, key) =>
+    `${fmt(mem(id, key) / mem('express', key), 2)}× (${fmt(mem(id, key), 1)} vs ${fmt(mem('express', key), 1)} MiB)`;
   for (const t of ctx.targets.filter(issue14)) {
-    const r = mem(t.id) / mem('express');
+    const peak = mem(t.id, 'peakRssMiB') / mem('express', 'peakRssMiB');
     out.push([
-      `RSS after the run (${t.id})`,
-      '≤ 1.2× Express',
-      `${fmt(r, 2)}× (${fmt(mem(t.id), 1)} vs ${fmt(mem('express'), 1)} MiB)`,
-      r <= 1.2,
+      `RSS: peak, and after the run (${t.id})`,
+      '≤ 1.2× Express, peak',
+      `${versus(t.id, 'peakRssMiB')}; after the run ${versus(t.id, 'rssMiB')}`,
+      peak <= 1.2,
     ]);
   }
   return out;
@@ -168,7 +173,7 @@ export function report(summary, ctx) {
       ['l', 'l', 'r', 'r', 'r'],
     ),
   );
-  console.log('\n## Targets of issue #14 (judged on server CPU µs per request)\n');
+  console.log('\n## Targets of issue #14 (server CPU µs per request; RSS at its peak, VmHWM)\n');
   console.log(
     table(
       ['target', 'goal', 'measured', 'met?'],

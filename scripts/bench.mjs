@@ -336,10 +336,11 @@ async function measure(all) {
   const total = combos * (cfg.rounds + (cfg.warmupS > 0 ? 1 : 0));
   let n = 0;
   const note = (ep, t, phase, m, dropped) => {
-    if (!dropped) n += 1;
+    // A dropped run shows the number of the run that replaces it.
+    const at = dropped ? n + 1 : ++n;
     const bad = m.non2xx + m.errors + m.timeouts + m.mismatches;
     console.error(
-      `[${String(n).padStart(String(total).length)}/${total}] ${ep.id.padEnd(7)} ${t.id.padEnd(11)} ${phase.padEnd(8)} ` +
+      `[${String(at).padStart(String(total).length)}/${total}] ${ep.id.padEnd(7)} ${t.id.padEnd(11)} ${phase.padEnd(8)} ` +
         `${fmt(m.rps).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${fmt(m.cpuUsPerReq)} µs/req${m.dbCpuUsPerReq === null ? '' : `  DB CPU ${fmt(m.dbCpuUsPerReq)} µs/req`}  other CPU ${fmt(m.otherCpus, 2)} steal ${fmt(m.stealCpus, 2)}${bad ? `  BAD ${JSON.stringify(m.statusCodes)} err ${m.errors} to ${m.timeouts} mismatch ${m.mismatches}` : ''}${dropped ? `  ${dropped}` : ''}`,
     );
   };

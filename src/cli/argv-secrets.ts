@@ -59,9 +59,10 @@ export function redactedArgs(args: readonly string[]): string[] | undefined {
  * Hides secret flag values from other local users: on Linux, `/proc/PID/cmdline` (what `ps`
  * shows) is readable by every user, and Node's `process.title` setter rewrites that memory. The
  * title becomes `superqode <args>` with {@link redactedArgs}; nothing changes when no secret flag
- * or key was given. The value is visible until this runs (Node's start-up, ~150 ms), so the environment
- * variables (`SUPERQODE_A2A_TOKEN`, `SUPERQODE_A2A_DATABASE_URL`, …; `/proc/PID/environ` is
- * readable by the same user only) stay the way to pass secrets (docs/security.md).
+ * or key was given. The value is visible until this runs (Node's start-up, ~150 ms), so the
+ * environment variables (`SUPERQODE_A2A_TOKEN`, `SUPERQODE_A2A_DATABASE_URL`, …;
+ * `/proc/PID/environ` is readable by the same user only) and standard input (`a2a-keys verify -`)
+ * stay the ways to pass secrets (docs/security.md).
  * @returns true when the title was rewritten.
  */
 export function hideSecretArgs(argv: readonly string[] = process.argv): boolean {

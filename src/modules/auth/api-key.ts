@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { decodeClaims, encodeClaims, hmac, splitKey } from './api-key-format';
-
 import { LIVE_KEY_PREFIX, TEST_KEY_PREFIX } from './api-key-prefixes';
 
 export { LIVE_KEY_PREFIX, TEST_KEY_PREFIX };
+
 /** Claims version this build issues and accepts. */
 export const API_KEY_VERSION = 1;
 /** Tier given to a key when none is asked for. */

@@ -97,8 +97,8 @@ function fastifyObserved(request: FastifyRequest): ObservedRequest {
 
 /**
  * One access-log line and the request metrics per request. Fields: method, route (the route
- * pattern with a literal colon as `:`, e.g. `/message:send`, or the redacted path when none matched), binding, status, durationMs, tier and keyId
- * of the caller. Never a header, body or credential. The metric children of each label set are
+ * pattern, a literal colon shown as `:` as in `/message:send`, or the redacted path when none
+ * matched), binding, status, durationMs, tier and keyId of the caller. Never a header, body or credential. The metric children of each label set are
  * looked up once (prom-client's `labels()` validates and hashes its labels on every call).
  */
 export function httpObserver(metrics: MetricsService, logger: ProcessLogger): HttpObserve {

@@ -44,6 +44,12 @@ describe('redactedArgs', () => {
       '--env-file',
       'p.env',
     ]);
+    expect(redactedArgs(['a2a-keys', 'verify', '--', 'sqk_live_eyJ2IjoxfQ.c2ln'])).toEqual([
+      'a2a-keys',
+      'verify',
+      '--',
+      '***',
+    ]);
     expect(redactedArgs(['a2a-keys', 'issue', 'sqk-customer'])).toBeUndefined();
   });
 

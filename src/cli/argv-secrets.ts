@@ -24,8 +24,8 @@ function isApiKey(arg: string): boolean {
 /**
  * The command line with the value of every {@link SECRET_FLAGS} flag replaced by `***`, in both
  * forms (`--token VALUE`, `--token=VALUE`), and every argument that is an API key too;
- * `undefined` when there is nothing to hide. Arguments after `--` are kept as they are (they are
- * not options).
+ * `undefined` when there is nothing to hide. After `--` only API keys are replaced (what follows
+ * is not options).
  * @param args The arguments after the script (`process.argv.slice(2)`).
  */
 export function redactedArgs(args: readonly string[]): string[] | undefined {
@@ -34,7 +34,10 @@ export function redactedArgs(args: readonly string[]): string[] | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--') {
-      out.push(...args.slice(i));
+      // Not options any more, but still arguments: a key after `--` is a key (`verify -- KEY`).
+      const rest = args.slice(i + 1).map((a) => (isApiKey(a) ? REDACTED : a));
+      changed ||= rest.some((a, j) => a !== args[i + 1 + j]);
+      out.push(arg, ...rest);
       break;
     }
     const eq = arg.indexOf('=');

@@ -308,6 +308,11 @@ describe('superqode a2a-keys (built CLI, spawned smoke tests)', () => {
     const none = spawnKeysWith(' \n', 'verify', '-');
     expect(none.status).toBe(2);
     expect(none.out).toBe('error: verify -: no key on standard input\n');
+    const endless = spawnKeysWith('a'.repeat(100_000), 'verify', '-'); // read no further than 8,192
+    expect(endless.status).toBe(2);
+    expect(endless.out).toBe(
+      'error: verify -: a line longer than 8192 characters on standard input\n',
+    );
   });
 
   it('a refused flag value exits 2 with one line', () => {

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import {
   API_KEY_DEFAULT_DAYS,
@@ -181,18 +180,28 @@ export class A2aKeysIssueCommand extends KeySettingsCommand {
   }
 }
 
+/** Longest line `verify -` reads from standard input, characters (a key is under 1 KiB). */
+const MAX_KEY_LINE_CHARS = 8192;
+
 /**
- * The first line of standard input, trimmed; undefined when it ends before a non-blank line.
- * Used by `verify -` so that the key is not on the command line.
+ * The first non-blank line of standard input, trimmed (`key`); neither when it ends first, and
+ * `tooLong` when no line ends within {@link MAX_KEY_LINE_CHARS}. Prompts on stderr when standard
+ * input is a terminal. Used by `verify -` so that the key is not on the command line.
  */
-async function firstLineOfStdin(): Promise<string | undefined> {
-  const lines = createInterface({ input: process.stdin, terminal: false });
-  try {
-    for await (const line of lines) if (line.trim() !== '') return line.trim();
-    return undefined;
-  } finally {
-    lines.close();
+async function keyFromStdin(): Promise<{ key?: string; tooLong?: true }> {
+  if (process.stdin.isTTY) process.stderr.write('API key (then Enter): ');
+  process.stdin.setEncoding('utf8');
+  let pending = '';
+  for await (const chunk of process.stdin as AsyncIterable<string>) {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    const key = lines.map((l) => l.trim()).find((l) => l !== '');
+    if (key !== undefined) return { key }; // leaving the loop destroys stdin: the rest is not read
+    if (pending.length > MAX_KEY_LINE_CHARS) return { tooLong: true };
   }
+  const last = pending.trim();
+  return last === '' ? {} : { key: last };
 }
 
 /**
@@ -200,7 +209,8 @@ async function firstLineOfStdin(): Promise<string | undefined> {
  * clock; `-` reads it from the first non-blank line of standard input, where `ps` cannot see it
  * (a key on the command line is hidden from the process title at start, not from the shell's
  * history). Valid → `valid: id=… customer=… tier=… scopes=…|none expires=<ISO> (live|test)`,
- * exit 0; refused → `rejected: <message> (<code>)`, exit 1; `-` with no line → exit 2.
+ * exit 0; refused → `rejected: <message> (<code>)`, exit 1; `-` with no line, or one over
+ * 8,192 characters → exit 2.
  */
 @SubCommand({
   name: 'verify',
@@ -218,12 +228,16 @@ export class A2aKeysVerifyCommand extends KeySettingsCommand {
   async run([given]: string[]): Promise<void> {
     const usable = ['SUPERQODE_A2A_KEY_SECRET', 'SUPERQODE_A2A_REVOKED_KEYS'] as const;
     if (!settingsUsable(this.keys.status(), usable)) return;
-    const key = given === '-' ? await firstLineOfStdin() : given;
-    if (key === undefined) {
-      process.stderr.write('error: verify -: no key on standard input\n');
+    const read = given === '-' ? await keyFromStdin() : { key: given };
+    if (read.key === undefined) {
+      const why = read.tooLong
+        ? `a line longer than ${MAX_KEY_LINE_CHARS} characters on standard input`
+        : 'no key on standard input';
+      process.stderr.write(`error: verify -: ${why}\n`);
       process.exitCode = CLI_EXIT.usage;
       return;
     }
+    const key = read.key;
     const result = this.keys.verify(key);
     if (!result.ok) {
       process.stdout.write(`rejected: ${result.message} (${result.code})\n`);

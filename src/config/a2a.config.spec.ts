@@ -53,7 +53,13 @@ describe(validateEnv.name, () => {
     });
     expect([env.SUPERQODE_A2A_HOST, env.SUPERQODE_A2A_METRICS_HOST]).toEqual(['::1', '::1']);
     expect(validateEnv({ SUPERQODE_A2A_HOST: '::1' }).SUPERQODE_A2A_HOST).toBe('::1');
-    expect(() => validateEnv({ SUPERQODE_A2A_HOST: '[]' })).toThrow(/SUPERQODE_A2A_HOST/);
+    // every spelling of ::1 is the loopback address the bind policy knows
+    for (const spelt of ['[0:0:0:0:0:0:0:1]', '0:0:0:0:0:0:0:1', '[::0001]'])
+      expect(validateEnv({ SUPERQODE_A2A_HOST: spelt }).SUPERQODE_A2A_HOST).toBe('::1');
+    for (const odd of ['[]', '[::1', '::1]', '[[::1]]', '[::1]:8000', '[127.0.0.1]', '[localhost]'])
+      expect(() => validateEnv({ SUPERQODE_A2A_HOST: odd })).toThrow(
+        /SUPERQODE_A2A_HOST.*brackets hold an IPv6 address only/,
+      );
   });
   it('names each invalid variable', () => {
     expect(() =>

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { ConfigValidationError, settingProblem } from './config-errors';
 import { withoutBlanks } from './process-env';
@@ -7,16 +8,34 @@ const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');
 
+/** What a bind address with brackets must be. */
+const BRACKETS_HOLD_IPV6 = 'brackets hold an IPv6 address only (e.g. [::1])';
+
+/**
+ * An IPv6 address in its canonical text (RFC 5952, as WHATWG URL writes it:
+ * `0:0:0:0:0:0:0:1` → `::1`), so that the loopback check knows every spelling; one with a zone
+ * (`fe80::1%eth0`) as given.
+ */
+function canonicalIpv6(address: string): string {
+  return address.includes('%') ? address : new URL(`http://[${address}]`).hostname.slice(1, -1);
+}
+
 /**
  * An address to bind: a name or an IP literal. An IPv6 literal may be written as in a URL
- * (`[::1]`); the brackets are dropped, as `listen()` takes the bare address (RFC 3986 §3.2.2).
+ * (`[::1]`); the brackets are dropped, as `listen()` takes the bare address (RFC 3986 §3.2.2), and
+ * any other use of brackets is refused.
  */
 const bindAddress = z
   .string()
   .trim()
   .min(1)
-  .transform((h) => (/^\[[^\]]*\]$/.test(h) ? h.slice(1, -1) : h))
-  .pipe(z.string().min(1, 'brackets with no address'));
+  .refine((h) => !/[[\]]/.test(h) || (/^\[[^\]]*\]$/.test(h) && isIPv6(h.slice(1, -1))), {
+    message: BRACKETS_HOLD_IPV6,
+  })
+  .transform((h) => {
+    const bare = h.startsWith('[') ? h.slice(1, -1) : h;
+    return isIPv6(bare) ? canonicalIpv6(bare) : bare;
+  });
 
 /** An API key id (`kid`), as `a2a-keys issue` prints it. */
 const KEY_ID = /^[0-9a-f]{12}$/;

@@ -59,3 +59,21 @@ describe('Harness skill without a model is not served (issue #11.14)', () => {
     );
   });
 });
+
+describe('Harness skill switched off on a loopback bind', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ SUPERQODE_A2A_HARNESS_ENABLED: false });
+  });
+  afterAll(() => server.close());
+
+  it('/health gives the switch as the reason, not the remote-bind rule', async () => {
+    const health = await get(`${server.url}/health`);
+    expect(health.body.skillsNotServed).toEqual([
+      {
+        id: 'superqode-harness',
+        reason: 'it is switched off (SUPERQODE_A2A_HARNESS_ENABLED=false)',
+      },
+    ]);
+  });
+});

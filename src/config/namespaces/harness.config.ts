@@ -5,6 +5,8 @@ import { configNamespace } from './config-namespace';
 
 /** Where and how the harness skill runs (namespace `harness`). */
 export interface HarnessServeSettings {
+  /** `SUPERQODE_A2A_HARNESS_ENABLED` (default true): false switches the skill off everywhere. */
+  readonly enabled: boolean;
   /** The skill is served by this deployment (enabled, and loopback or exposed). */
   readonly served: boolean;
   /** Who may run it (`--harness-access`); a caller below it gets 401/403. */
@@ -42,6 +44,7 @@ export const harnessConfig = configNamespace('harness', (env): HarnessServeSetti
   const store = env.SUPERQODE_A2A_HARNESS_STORE_PATH;
   const specGiven = env.SUPERQODE_A2A_HARNESS_SPEC;
   return {
+    enabled: env.SUPERQODE_A2A_HARNESS_ENABLED,
     served: harnessServed(env),
     access: effectiveHarnessAccess(
       env.SUPERQODE_A2A_HARNESS_ACCESS,

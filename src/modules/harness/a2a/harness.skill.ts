@@ -108,8 +108,9 @@ export class HarnessSkill
   }
 
   override notServedReason(): string {
+    if (!this.settings.enabled) return 'it is switched off (SUPERQODE_A2A_HARNESS_ENABLED=false)';
     if (!this.settings.served) {
-      return 'a remote bind serves the harness only with --expose-harness (which needs --spec and a credential for --harness-access), or it is switched off';
+      return 'a remote bind serves the harness only with --expose-harness (which needs --spec and a credential for --harness-access)';
     }
     return this.modelProblem ? `no model is configured (${this.modelProblem})` : 'it is served';
   }

@@ -69,7 +69,6 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
     suite.fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command } }] });
     const s = await session();
     const events: HarnessEvent[] = [];
-    const started = Date.now();
     for await (const e of suite.harness.controller.send(s.id, 'run something long')) {
       events.push(e);
       if (e.type === 'tool.requested') {
@@ -77,7 +76,6 @@ describe('harness lifecycle: cancel, timeout, provider failures, history', () =>
         await suite.harness.controller.cancel(e.run_id);
       }
     }
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(typesOf(events).slice(-3)).toEqual([
       'tool.completed',
       'artifact.created',

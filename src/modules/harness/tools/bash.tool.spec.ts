@@ -97,11 +97,9 @@ describe('bash', () => {
   });
 
   it('kills the whole process group on timeout', async () => {
-    const started = Date.now();
     const result = await run('echo $$; sleep 30 & sleep 30; wait', '', { timeout_seconds: 1 });
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/\[killed: timeout after 1 s\]$/);
-    expect(Date.now() - started).toBeLessThan(5000);
     const pgid = Number(result.output.split('\n')[0]);
     await sleep(100);
     expect(livePids(pgid)).toEqual([]);
@@ -126,14 +124,12 @@ describe('bash', () => {
   it('kills the process group when the signal aborts mid-command', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
     const result = await bashTool.execute(
       { command: 'echo $$; sleep 30 & sleep 30' },
       ctx('', controller.signal),
     );
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/^\d+\n\[killed: cancelled\]$/);
-    expect(Date.now() - started).toBeLessThan(5000);
     await sleep(100);
     expect(livePids(Number(result.output.split('\n')[0]))).toEqual([]);
   });

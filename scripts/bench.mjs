@@ -115,11 +115,18 @@ const ALL_ENDPOINTS = [
     verify: (b) => b.startsWith('{"task":') && completed(b),
   },
 ];
-/** The endpoints measured: those BENCH_ENDPOINTS names (comma-separated ids), else all. */
-const ENDPOINTS = (() => {
-  const wanted = process.env.BENCH_ENDPOINTS?.split(',')
+/** The ids a comma-separated BENCH_* variable names; undefined when unset or blank (all). */
+function idList(name) {
+  const ids = (process.env[name] ?? '')
+    .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  return ids.length ? ids : undefined;
+}
+
+/** The endpoints measured: those BENCH_ENDPOINTS names (comma-separated ids), else all. */
+const ENDPOINTS = (() => {
+  const wanted = idList('BENCH_ENDPOINTS');
   if (!wanted) return ALL_ENDPOINTS;
   const unknown = wanted.filter((id) => !ALL_ENDPOINTS.some((ep) => ep.id === id));
   if (unknown.length)
@@ -139,11 +146,14 @@ const PG_ENDPOINTS = ['jsonrpc', 'rest'];
 const endpointsOf = (t) => ENDPOINTS.filter((ep) => !t.only || t.only.includes(ep.id));
 const targetsOf = (ep, targets) => targets.filter((t) => endpointsOf(t).includes(ep));
 
-/** Target ids named by BENCH_TARGETS, or undefined (all). */
+/** Target ids named by BENCH_TARGETS, or undefined (all). @throws on an id that is no target. */
 function wantedTargets() {
-  return process.env.BENCH_TARGETS?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const wanted = idList('BENCH_TARGETS');
+  const known = ['express', ...OURS, 'fastify', ...PG_TARGETS];
+  const unknown = (wanted ?? []).filter((id) => !known.includes(id));
+  if (unknown.length)
+    throw new Error(`BENCH_TARGETS: unknown ${unknown.join(', ')} (${known.join(', ')})`);
+  return wanted;
 }
 
 function targetsFor(tmp, ports, pg) {

@@ -169,15 +169,23 @@ describe('superqode a2a-keys (in process, exit codes)', () => {
   });
 
   it('status escapes control characters of echoed values (a host cannot rewrite its report)', async () => {
+    // The serve policy's refusal (ESC c: a terminal reset), then validation's (ESC [K: erase line)
     const r = await keys(['status'], {
-      SUPERQODE_A2A_HOST: '10.9.9.9\rpasses\u001b[K\nforged line',
+      SUPERQODE_A2A_HOST: '10.9.9.9\rpasses\u001bc\nforged line',
     });
     expect(r.status).toBe(1);
     expect(r.stdout.includes('\r') || r.stdout.includes('\u001b')).toBe(false);
     expect(r.stdout).not.toMatch(/^forged line/m);
     expect(r.stdout).toMatch(
-      /refused: Refusing to bind 10\.9\.9\.9\\u000dpasses\\u001b\[K\\nforged line: /,
+      /refused: Refusing to bind 10\.9\.9\.9\\u000dpasses\\u001bc\\nforged line: /,
     );
+    const bracket = await keys(['status'], {
+      SUPERQODE_A2A_HOST: '10.9.9.9\rpasses\u001b[K\nforged line',
+    });
+    expect(bracket.status).toBe(1);
+    expect(bracket.stdout.includes('\r') || bracket.stdout.includes('\u001b')).toBe(false);
+    expect(bracket.stdout).not.toMatch(/^forged line/m);
+    expect(bracket.stdout).toMatch(/SUPERQODE_A2A_HOST=.*: brackets hold an IPv6 address only/);
   });
 
   it('status says when the server would refuse the harness access these settings give, exit 1', async () => {

@@ -237,8 +237,7 @@ export class A2aKeysVerifyCommand extends KeySettingsCommand {
       process.exitCode = CLI_EXIT.usage;
       return;
     }
-    const key = read.key;
-    const result = this.keys.verify(key);
+    const result = this.keys.verify(read.key);
     if (!result.ok) {
       process.stdout.write(`rejected: ${result.message} (${result.code})\n`);
       process.exitCode = 1;

@@ -46,19 +46,15 @@ import { benchPostgres } from './bench-pg.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-function intEnv(name, dflt, min = 1) {
+/** A number setting: `dflt` when unset or blank. @throws when not a finite number ≥ min (an integer if asked). */
+function numberEnv(name, dflt, { min = 0, integer = false } = {}) {
   const raw = process.env[name];
   const v = raw === undefined || raw === '' ? dflt : Number(raw);
-  if (!Number.isInteger(v) || v < min)
-    throw new Error(`${name} must be an integer ≥ ${min} (got ${raw})`);
+  if (!Number.isFinite(v) || v < min || (integer && !Number.isInteger(v)))
+    throw new Error(`${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min} (got ${raw})`);
   return v;
 }
-function numberEnv(name, dflt) {
-  const raw = process.env[name];
-  const v = raw === undefined || raw === '' ? dflt : Number(raw);
-  if (!Number.isFinite(v) || v < 0) throw new Error(`${name} must be a number ≥ 0 (got ${raw})`);
-  return v;
-}
+const intEnv = (name, dflt, min = 1) => numberEnv(name, dflt, { min, integer: true });
 const cfg = {
   rounds: intEnv('BENCH_ROUNDS', 3),
   durationS: intEnv('BENCH_DURATION_S', 10),

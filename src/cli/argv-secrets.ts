@@ -31,24 +31,22 @@ function isApiKey(arg: string): boolean {
 export function redactedArgs(args: readonly string[]): string[] | undefined {
   const out: string[] = [];
   let changed = false;
+  let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === '--') {
-      // Not options any more, but still arguments: a key after `--` is a key (`verify -- KEY`).
-      const rest = args.slice(i + 1).map((a) => (isApiKey(a) ? REDACTED : a));
-      changed ||= rest.some((a, j) => a !== args[i + 1 + j]);
-      out.push(arg, ...rest);
-      break;
-    }
     const eq = arg.indexOf('=');
-    if (eq > 0 && SECRET_FLAGS.has(arg.slice(0, eq))) {
+    if (options && arg === '--') {
+      options = false;
+      out.push(arg);
+    } else if (options && eq > 0 && SECRET_FLAGS.has(arg.slice(0, eq))) {
       out.push(`${arg.slice(0, eq)}=${REDACTED}`);
       changed = true;
-    } else if (SECRET_FLAGS.has(arg) && i + 1 < args.length) {
+    } else if (options && SECRET_FLAGS.has(arg) && i + 1 < args.length) {
       out.push(arg, REDACTED);
       i++;
       changed = true;
     } else if (isApiKey(arg)) {
+      // An argument, not an option: a key after `--` is a key too (`verify -- KEY`).
       out.push(REDACTED);
       changed = true;
     } else {
